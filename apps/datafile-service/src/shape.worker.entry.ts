@@ -105,6 +105,7 @@ export async function stored(task: WholeFiles & { channel: string }): Promise<Re
 export async function events(task: Parameters<typeof eventsOf>[0]): Promise<ReturnType<typeof eventsOf>> {
   const result = (await wholeFiles()).eventsOf(task);
   if ('refused' in result) return result;
-  const buffers = [result.offsets.buffer, result.bytes.buffer, result.time.timestamps.buffer, ...(result.gaps ? [result.gaps.buffer] : [])];
+  const { events: scoped } = result;
+  const buffers = [scoped.offsets.buffer, scoped.bytes.buffer, scoped.time.timestamps.buffer, ...(scoped.gaps ? [scoped.gaps.buffer] : [])];
   return move({ [transferableSymbol]: buffers, [valueSymbol]: result } as never) as unknown as ReturnType<typeof eventsOf>;
 }

@@ -116,8 +116,8 @@ export const LAPSTATS_SHOWN_CELLS = 60_000;
 
 /**
  * The rows of the table the page shows: the first laps (with their sector rows) that fit `maxCells` with the whole
- * file's row, which is always shown, and how many are left out; null when even the header and that row would not fit
- * (too many channels ticked: at most `channels` of them would).
+ * file's row, which is always shown, and how many are left out; `tooWide`, with its columns, when even the header and
+ * that row would not fit (too many channels ticked).
  */
 export function shownLapStatsRows(table: { header: string[]; rows: LapStatsRow[] }, maxCells = LAPSTATS_SHOWN_CELLS): { rows: LapStatsRow[]; hidden: number } | { tooWide: true; columns: number } {
   const width = table.header.length;
@@ -397,7 +397,6 @@ export function colourScale(channel: { name: string; unit: string }, values: rea
   return range ? `coloured by ${channel.name} from ${displayNumber(range[0])} (${low}) to ${displayNumber(range[1])}${unit} (${high})` : `coloured by ${channel.name} (${low} low, ${high} high)`;
 }
 
-/** The least and the greatest finite value (null when there is none): the ends of a colour ramp. */
 /**
  * Math.min and Math.max of the values (NaN if one is; Infinity and -Infinity for none) without spreading them as
  * arguments: a spread of some 125,000 values throws RangeError (a histogram of HISTOGRAM_MAX_BINS raised that far).
@@ -414,7 +413,8 @@ export function extent(values: ArrayLike<number>): [number, number] {
   return [min, max];
 }
 
-function finiteRange(values: readonly (number | null | undefined)[]): [number, number] | null {
+/** The least and the greatest finite value (null when there is none): the ends of a colour ramp. */
+export function finiteRange(values: readonly (number | null | undefined)[]): [number, number] | null {
   let min = Infinity;
   let max = -Infinity;
   for (const v of values) {

@@ -1,5 +1,5 @@
 import type { TrackMapJson } from '@pitwall/contracts';
-import { colourRamp, extent } from './analysis';
+import { colourRamp, extent, finiteRange } from './analysis';
 
 /** Pixels kept clear around the path on the map's canvas. */
 export const MAP_MARGIN = 16;
@@ -31,8 +31,7 @@ export interface MapSegment {
 /** The path as coloured segments; without a colour channel, every segment in `plain`. */
 export function mapSegments(answer: TrackMapJson, view: MapView, plain: string): MapSegment[] {
   const { x, y, value } = answer.points;
-  const finite = (value ?? []).filter((v): v is number => v !== null && Number.isFinite(v));
-  const [min, max] = finite.length ? extent(finite) : [0, 0];
+  const [min, max] = finiteRange(value ?? []) ?? [0, 0];
   const out: MapSegment[] = [];
   for (let i = 0; i + 1 < x.length; i++) {
     out.push({

@@ -100,7 +100,7 @@ const NOT_PUBLISHED_HERE: PublishMessage<AccountMembersEvent> = async () => {
 };
 const FOREIGN_KEY_VIOLATION = '23503';
 // Covers an authenticate() that read the key just before the revocation and writes the cache just after our eviction.
-export const SECOND_EVICTION_DELAY_MS = 2000;
+const SECOND_EVICTION_DELAY_MS = 2000;
 
 /** How long a process-local cache (the embedded default) may trust an entry another process may have revoked. */
 export const PROCESS_LOCAL_CACHE_TTL_SECONDS = 1;

@@ -73,7 +73,7 @@ class Reader {
         if (typeof value === 'string' && this.quotedNames) {
           const name = quotedName(raw);
           if (name.length === 0) throw new ExpressionError(span.start, 'an empty quoted name');
-          return { kind: 'name', name, ...span, quoted: true };
+          return { kind: 'name', name, quoted: true, ...span };
         }
         if (typeof value !== 'number') throw new ExpressionError(span.start, `${raw} is not a number`);
         // A literal past the float64 range reads as Infinity: every sample it touches would be a silent gap.

@@ -227,10 +227,9 @@ export class Datasets {
       async readEvents(name, window = { whole: true }) {
         channelFor(opened, name);
         // Decoded, sliced to the window and timed on the pool: nothing here grows with the events.
-        const scoped = (await pool.run({ ...task, channel: name, window }, { name: 'events' })) as (ScopedEvents['events'] & { decodedBytes: number }) | Refusal;
+        const scoped = (await pool.run({ ...task, channel: name, window }, { name: 'events' })) as ScopedEvents | Refusal;
         if (isRefusal(scoped)) throw reviveRefusal(scoped);
-        const { decodedBytes, ...events } = scoped;
-        return { events, decodedBytes };
+        return scoped;
       },
     };
     return { file, channelsJson, bytes: total };

@@ -22,7 +22,7 @@ import type { StoredSlice } from '../workers/shape-channels';
  */
 const compiledReads = new WeakMap<MathDefinition, CompiledReads>();
 
-export function readsOf(d: MathDefinition): CompiledReads {
+function readsOf(d: MathDefinition): CompiledReads {
   let reads = compiledReads.get(d);
   if (!reads) compiledReads.set(d, (reads = mathReadsOf(d.expression)));
   return reads;

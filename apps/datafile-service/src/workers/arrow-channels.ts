@@ -9,8 +9,6 @@ import type { ChunkHead, ChunkRefusal } from '@pitwall/bus/port-chunks';
 import { CHUNK_BYTES, shapeOne, type ShapeTask } from './shape-channels';
 import { ARROW_LIMITS, type ArrowLimits } from './arrow-limits';
 
-export { ARROW_LIMITS, type ArrowLimits } from './arrow-limits';
-
 /** What the Arrow stream says beside the samples: the schema's metadata (dataset, read) and each distinct channel's extra field metadata. */
 export interface ArrowStreamMetadata {
   /** The name of every batch's time column (`ARROW_TIME_COLUMN` of the contracts; no channel of the read has it). */
@@ -26,7 +24,6 @@ export interface ArrowStreamMetadata {
   /** ARROW_MAX_BYTES and ARROW_MAX_BATCH_COLUMNS (default ARROW_LIMITS). */
   limits?: ArrowLimits;
 }
-
 
 /** An Arrow answer past its limits, refused before its first byte (arrowChunks answers it as the head's refusal). */
 export class ArrowLimitError extends Error {

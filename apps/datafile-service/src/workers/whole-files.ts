@@ -115,11 +115,10 @@ export function storedOf(task: WholeFiles & { channel: string }): StoredChannel 
 }
 
 /** Pool task `events`: the events of a text or byte channel, decoded whole, their arrays their own, or the refusal. */
-export function eventsOf(task: WholeFiles & { channel: string; window: ScopeWindow }): (ScopedEvents['events'] & { decodedBytes: number }) | Refusal {
+export function eventsOf(task: WholeFiles & { channel: string; window: ScopeWindow }): ScopedEvents | Refusal {
   try {
     // Sliced to the read's window, every array its own (no view on the shared file bytes or a time base the group shares).
-    const { events, decodedBytes } = eventsInScope(openWhole(task).readEvents(task.channel), task.window);
-    return { ...events, decodedBytes };
+    return eventsInScope(openWhole(task).readEvents(task.channel), task.window);
   } catch (err) {
     return asRefusal(err);
   }

@@ -1,7 +1,8 @@
 import { RecordBatchFileReader, tableFromIPC, tableToIPC, Type, type RecordBatch, type Table } from 'apache-arrow';
 import { Footer } from 'apache-arrow/ipc/metadata/file';
 import { applyConversion, IDENTITY, type EventSeries } from '@pitwall/channels';
-import { ARROW_LIMITS, ArrowLimitError, arrowChunks, arrowStream, type ArrowStream, type ArrowStreamMetadata } from '../../src/workers/arrow-channels';
+import { ArrowLimitError, arrowChunks, arrowStream, type ArrowStream, type ArrowStreamMetadata } from '../../src/workers/arrow-channels';
+import { ARROW_LIMITS } from '../../src/workers/arrow-limits';
 
 /** The whole stream, as one chunk (its length rounded up to a multiple of 8). */
 const whole = (stream: ArrowStream): Uint8Array => joined([...stream.chunks(Math.max(8, (stream.length + 7) & ~7))]);

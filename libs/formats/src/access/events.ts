@@ -34,16 +34,18 @@ export interface ScopedEvents {
 }
 
 /**
- * The events of `all` in `window`, every array their own, an implicit time base's times computed (start + i / rate, as
- * every read gives them): the work that grows with the events, done where the channel was decoded (the pool), not by
- * the caller.
+ * The events of `all` (new arrays, as a reader's readEvents makes them) in `window`, an implicit time base's times
+ * computed (start + i / rate, as every read gives them): the work that grows with the events, done where the channel
+ * was decoded (the pool), not by the caller. A part of them is copied, all of them kept as they are but an explicit
+ * time base, which a group's channels may share: every array of the answer its own.
  */
 export function eventsInScope(all: EventData, window: ScopeWindow): ScopedEvents {
-  const { from, to } = scopeSampleRange(window, all.time, all.offsets.length - 1);
-  const sliced = sliceEvents(all, from, to);
+  const n = all.offsets.length - 1;
+  const { from, to } = scopeSampleRange(window, all.time, n);
+  const sliced = from === 0 && to === n ? all : sliceEvents(all, from, to);
   const { time } = sliced;
   let timestamps: Float64Array;
-  if (time.kind === 'explicit') timestamps = time.timestamps;
+  if (time.kind === 'explicit') timestamps = sliced === all ? time.timestamps.slice() : time.timestamps;
   else {
     timestamps = new Float64Array(to - from);
     for (let i = 0; i < timestamps.length; i++) timestamps[i] = time.start + i / time.frequency;

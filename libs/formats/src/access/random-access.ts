@@ -22,7 +22,7 @@ export interface RandomAccessDataFile extends Omit<DataFile, 'readChannel' | 're
   readEvents(name: string, window?: ScopeWindow): Promise<ScopedEvents>;
 }
 
-/** A whole-buffer DataFile as a RandomAccessDataFile (decodes the channel, then slices it without copying). */
+/** A whole-buffer DataFile as a RandomAccessDataFile (decodes the channel, then slices it: stored values without copying, events as eventsInScope gives them). */
 export function fromDataFile(file: DataFile): RandomAccessDataFile {
   const { readChannel, readEvents, ...catalogue } = file;
   return {
