@@ -73,6 +73,7 @@ export function toAppError(err: unknown): AppError {
   if (isSerializedAppError(err)) return fromSerialized(err);
   if (isStatementTimeout(err)) return AppError.busy('A database statement of this request ran past DB_STATEMENT_TIMEOUT_MS and was cancelled; nothing was changed', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   if (isDatabaseBusy(err)) return AppError.busy('The database is busy with other work; retry shortly', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
+  if (isTransactionConflict(err)) return AppError.busy('The request met a concurrent change of the same data and was rolled back; nothing was changed, retry it', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   if (isDatabaseConnectionLost(err)) return AppError.busy('The connection to the database was lost; the request was not completed, retry it', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   // A bare socket error names no source: node-postgres passes the socket's own up, and so may any other client.
   if (isSocketLost(err)) return AppError.busy('A connection the request needed was lost; the request was not completed, retry it', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
@@ -173,6 +174,15 @@ function isDatabaseBusy(err: unknown): boolean {
 /** PostgreSQL cancelled the statement (SQLSTATE 57014 query_canceled): its statement_timeout, or an operator's cancel. */
 function isStatementTimeout(err: unknown): boolean {
   return err instanceof Error && (err as { code?: unknown }).code === '57014';
+}
+
+/**
+ * PostgreSQL rolled the transaction back for another's sake (SQLSTATE 40P01 deadlock_detected, 40001
+ * serialization_failure): nothing of it was kept, and a retry meets the other transaction ended.
+ */
+function isTransactionConflict(err: unknown): boolean {
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return code === '40P01' || code === '40001';
 }
 
 /** SQLSTATE classes and codes of a connection the server ended or could not keep: 08 (connection exception), 57P01/57P02. */

@@ -31,6 +31,18 @@ describe('AppError', () => {
     expect(toAppError(Object.assign(new Error('syntax error'), { code: '42601' })).status).toBe(500);
   });
 
+  test('when PostgreSQL rolled the transaction back for a deadlock or a serialization failure, then it is a 503 to retry, not a 500', () => {
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    const serialization = Object.assign(new Error('could not serialize access due to concurrent update'), { code: '40001' });
+    for (const err of [deadlock, serialization]) {
+      const appError = toAppError(err);
+      expect(appError).toMatchObject({ status: 503, catastrophic: false, retryAfterSeconds: 1 });
+      expect(toProblem(appError, '/x', 't').detail).toBe('The request met a concurrent change of the same data and was rolled back; nothing was changed, retry it');
+    }
+    // Another class 40 code (a transaction integrity constraint) is not one a retry settles.
+    expect(toAppError(Object.assign(new Error('integrity constraint violation'), { code: '40002' })).status).toBe(500);
+  });
+
   test('when the database connection was lost under the statement, then it is a 503 with a Retry-After, not a 500', () => {
     const lost = [
       new Error('Connection terminated unexpectedly'),

@@ -45,6 +45,15 @@ async function lockBlob(q: Queryable, blobKey: string): Promise<void> {
   await q.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`blob:${blobKey}`]);
 }
 
+/**
+ * Holds an entity's custom file name until the transaction ends: finalises that replace the files under one name take
+ * their turns. Taken before any other lock of the finalise (a blob's, a record's row), so two of them never hold one
+ * record each while waiting for the other's (a deadlock PostgreSQL broke with a 500).
+ */
+async function lockCustomName(q: Queryable, entityId: string, customFileName: string): Promise<void> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`custom-name:${entityId}:${customFileName}`]);
+}
+
 /** Plain-object access to `entity.attached_files`; the blob store holds the bytes, these rows reference them by key. */
 export const attachedFileRepository = {
   async insert(q: Queryable, f: NewAttachedFile): Promise<void> {
@@ -109,10 +118,13 @@ export const attachedFileRepository = {
     return rows[0];
   },
 
-  /** Deletes the other records of an entity under the same single-file custom property; returns their blob keys. */
+  /**
+   * Deletes the other available files (state 2) of an entity under the same single-file custom property; returns their
+   * blob keys. Uploads still in progress are no earlier files: each replaces the available ones when it is finalised.
+   */
   async deleteSameCustomName(q: Queryable, entityId: string, customFileName: string, keepId: string): Promise<string[]> {
     const { rows } = await q.query<{ blob_key: string | null }>(
-      `DELETE FROM entity.attached_files WHERE entity_id = $1 AND custom_file_name = $2 AND id <> $3 RETURNING blob_key`,
+      `DELETE FROM entity.attached_files WHERE entity_id = $1 AND custom_file_name = $2 AND id <> $3 AND state = 2 RETURNING blob_key`,
       [entityId, customFileName, keepId],
     );
     return rows.flatMap((r) => (r.blob_key ? [r.blob_key] : []));
@@ -146,6 +158,7 @@ export const attachedFileRepository = {
 
   /** Serialises the reference count of one blob: adding a reference and removing the blob never interleave. */
   lockBlob,
+  lockCustomName,
 
   /**
    * The available files (state 2, bytes in the blob store) of one group of an entity, oldest first, or null when the account has no

@@ -992,6 +992,42 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect(listed.map((f) => f.Id)).toEqual([second.AttachedFileId]);
       expect((await download(listed[0]?.SignedURL as string)).bytes.toString()).toBe('second setup sheet');
     });
+
+    test('when a file under a custom property is finalised while another is still uploading, then the upload in progress is kept and finalises in its turn', async () => {
+      const car = await create('Cars');
+      const single = { CustomPropertyAttachedFileName: 'SetupSheet', IfSingleOverwriteExisting: true, UseCompression: false };
+      const first = await prepare('Cars', car, single);
+      const second = await prepare('Cars', car, single);
+      await upload(second.Url, Buffer.from('second setup sheet'));
+      expect((await finalise('Cars', car, second.AttachedFileId)).status).toBe(200);
+      // The first was prepared earlier but not uploaded yet: it is no earlier file, and its upload still works.
+      expect((await upload(first.Url, Buffer.from('first setup sheet'))).status).toBe(200);
+      expect((await finalise('Cars', car, first.AttachedFileId)).status).toBe(200);
+      const listed = await list('Cars', car);
+      expect(listed.map((f) => f.Id)).toEqual([first.AttachedFileId]);
+      expect((await download(listed[0]?.SignedURL as string)).bytes.toString()).toBe('first setup sheet');
+    });
+
+    test('when files under one custom property are finalised at the same time, then each finalise answers 200 and one file is left', async () => {
+      const single = { CustomPropertyAttachedFileName: 'SetupSheet', IfSingleOverwriteExisting: true, UseCompression: false };
+      const cars = await Promise.all(Array.from({ length: 6 }, () => create('Cars')));
+      const files = await Promise.all(
+        cars.map(async (car) => {
+          const pair = [await prepare('Cars', car, single), await prepare('Cars', car, single)];
+          for (const [i, p] of pair.entries()) await upload(p.Url, Buffer.from(`setup sheet ${i}`));
+          return { car, ids: pair.map((p) => p.AttachedFileId) };
+        }),
+      );
+      // Each finalise marks its own record and removes the other: done at once, two of them met in a deadlock.
+      const answers = await Promise.all(files.flatMap(({ car, ids }) => ids.map((id) => finalise('Cars', car, id))));
+      expect(await Promise.all(answers.map(async (a) => `${a.status} ${a.status === 200 ? '' : await a.text()}`))).toEqual(answers.map(() => '200 '));
+      for (const { car, ids } of files) {
+        const listed = await list('Cars', car);
+        expect(listed).toHaveLength(1);
+        expect(ids).toContain(listed[0]?.Id);
+        expect(listed[0]?.Parameters['ServerAttachedFileState']).toBe(2);
+      }
+    });
   });
 });
 

@@ -55,7 +55,8 @@ function changesOf(body: UpdateModel): AttachmentChanges {
  * `PUT /{Plural}/{id}/Attachments/{attachedFileId}`. Setting ServerAttachedFileState to 2 checks the bytes first
  * (they are there; with UseCompression they are one valid LZ4 frame, read through from the store) and refuses with
  * 409 otherwise, leaving the state below 2. On success `attachment.available` leaves through the outbox, and with
- * IfSingleOverwriteExisting the earlier files under the same custom property are replaced.
+ * IfSingleOverwriteExisting the files available under the same custom property are replaced (finalises of one
+ * custom name take turns; uploads still in progress stay).
  */
 export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerContext, typeName: string, entityId: string, attachedFileId: string, body: UpdateModel): Promise<Record<string, unknown>> {
   const type = attachmentType(typeName);
@@ -86,13 +87,16 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
   let replaced: string[] = [];
   let publish: PublishAfterCommit = async () => undefined;
   const promoted = record.blob_key !== blob.key;
+  const replacing = record.replace_existing && record.custom_file_name ? record.custom_file_name : null;
   const { result } = await attachmentWrite(ctx, caller.accountId, codec, async (c) => {
+    // The custom name first, then the blob: always in that order (files.lockCustomName).
+    if (replacing) await files.lockCustomName(c, entityId, replacing);
     await files.lockBlob(c, blob.key);
     // Under the lock the sweep of unreferenced blobs takes too: content it removed meanwhile (past its grace age)
     // is not referred to; the staged bytes are still there, so a retry promotes them again.
     if (promoted && !(await ctx.blobs.exists(blob.key))) throw new AppError(503, `The stored bytes of attached file ${attachedFileId} were removed while it was finalised; retry`, { retryAfterSeconds: 1 });
     if (!(await files.markAvailable(c, record.id, record, blob, fileName, groupName))) throw AppError.conflict(`Attached file ${attachedFileId} changed while it was finalised; read it and try again`);
-    replaced = record.replace_existing && record.custom_file_name ? await files.deleteSameCustomName(c, entityId, record.custom_file_name, record.id) : [];
+    replaced = replacing ? await files.deleteSameCustomName(c, entityId, replacing, record.id) : [];
     publish = await ctx.outbox.add(c, [available(type, record, blob, groupName, ctx.eventHeaders?.() ?? {})]);
     return recordReply({ ...record, state: 2, blob_key: blob.key, blob_sha256: blob.sha256, file_size: String(blob.size), file_name: fileName, group_name: groupName });
   }).catch(async (err: unknown) => {
