@@ -101,11 +101,37 @@ export const attachedFileRepository = {
   /** Moves a record to AvailableOnServer, if it is still as `expected` saw it; false when it changed meanwhile. */
   async markAvailable(q: Queryable, id: string, expected: { state: number; blob_key: string | null }, blob: { key: string; sha256: string; size: number }, fileName: string, groupName: string | null): Promise<boolean> {
     const { rowCount } = await q.query(
-      `UPDATE entity.attached_files SET state = 2, blob_key = $4, blob_sha256 = $5, file_size = $6, file_name = $7, group_name = $8, modified_at = now()
+      `UPDATE entity.attached_files SET state = 2, blob_key = $4, blob_sha256 = $5, file_size = $6, file_name = $7, group_name = $8, modified_at = now(),
+              finalising_token = NULL, finalising_until = NULL
        WHERE id = $1 AND state = $2 AND blob_key IS NOT DISTINCT FROM $3`,
       [id, expected.state, expected.blob_key, blob.key, blob.sha256, blob.size, fileName, groupName],
     );
     return rowCount === 1;
+  },
+
+  /**
+   * Takes the finalise lease of a record for `ms` under `token` unless another holds it unexpired: whether it was
+   * taken, and when the other's ends (null when there is no such record).
+   */
+  async takeFinaliseLease(q: Queryable, id: string, token: string, ms: number): Promise<{ taken: boolean; heldUntil: Date | null }> {
+    const { rows } = await q.query<{ taken: boolean; held_until: Date | null }>(
+      `WITH taken AS (
+         UPDATE entity.attached_files SET finalising_token = $2, finalising_until = now() + $3 * interval '1 millisecond'
+          WHERE id = $1 AND (finalising_until IS NULL OR finalising_until <= now()) RETURNING id)
+       SELECT EXISTS (SELECT 1 FROM taken) AS taken, (SELECT finalising_until FROM entity.attached_files WHERE id = $1) AS held_until`,
+      [id, token, ms],
+    );
+    return { taken: rows[0]?.taken === true, heldUntil: rows[0]?.held_until ?? null };
+  },
+
+  /** Moves the end of a lease still held under `token` to `ms` from now. */
+  async renewFinaliseLease(q: Queryable, id: string, token: string, ms: number): Promise<void> {
+    await q.query(`UPDATE entity.attached_files SET finalising_until = now() + $3 * interval '1 millisecond' WHERE id = $1 AND finalising_token = $2`, [id, token, ms]);
+  },
+
+  /** Ends a lease still held under `token` (a no-op once the finalise committed, which ended it). */
+  async endFinaliseLease(q: Queryable, id: string, token: string): Promise<void> {
+    await q.query(`UPDATE entity.attached_files SET finalising_token = NULL, finalising_until = NULL WHERE id = $1 AND finalising_token = $2`, [id, token]);
   },
 
   async updateNames(q: Queryable, id: string, fileName: string, groupName: string | null): Promise<void> {

@@ -183,4 +183,12 @@ export const entityMigrations: Migration[] = [
         EXECUTE FUNCTION entity.release_timing_key();
     `,
   },
+  {
+    version: 102,
+    name: 'attached file finalise lease',
+    // A finalise checks the bytes (an LZ4 read-through, an S3 snapshot) before its transaction, which can outlast the
+    // bus timeout. While it runs it holds this lease (renewed; lost with its process after the lease's length), so a
+    // retry answers 503 instead of checking the same bytes again beside it (finalise-attachment.ts).
+    sql: `ALTER TABLE entity.attached_files ADD COLUMN finalising_token uuid, ADD COLUMN finalising_until timestamptz;`,
+  },
 ];

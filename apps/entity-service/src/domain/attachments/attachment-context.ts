@@ -41,9 +41,10 @@ export interface AttachmentContext {
  * An attachment write's transaction, as every entity write's: with an inbox the command is recorded with the reply
  * `codec` makes of its result, so a redelivered or repeated command answers that reply and runs nothing (`ran` is
  * then false: what the write does after its commit must not be done again); the account's version is bumped (cached
- * reads end) and the deadline checked just before the commit.
+ * reads end) and the deadline checked just before the commit (unless `commitPastDeadline`: a write that a repeat
+ * answers from its own result, as a finalise's state 2, may commit after its caller was told the outcome is unknown).
  */
-export async function attachmentWrite<T>(ctx: AttachmentContext, accountId: string, codec: ReplyCodec<T>, fn: (q: Queryable) => Promise<T>): Promise<{ result: T; ran: boolean }> {
+export async function attachmentWrite<T>(ctx: AttachmentContext, accountId: string, codec: ReplyCodec<T>, fn: (q: Queryable) => Promise<T>, options: { commitPastDeadline?: boolean } = {}): Promise<{ result: T; ran: boolean }> {
   const current = ctx.currentCommand?.() ?? {};
   let ran = false;
   const result = await withTransaction(ctx.pool, async (c) => {
@@ -51,7 +52,7 @@ export async function attachmentWrite<T>(ctx: AttachmentContext, accountId: stri
       ran = true;
       const result = await fn(c);
       await cacheVersionRepository.bumpAccountVersion(c, accountId);
-      checkDeadline(current.deadline);
+      if (!options.commitPastDeadline) checkDeadline(current.deadline);
       return result;
     };
     return ctx.inbox ? ctx.inbox.once(c, current.command?.(accountId), codec, run) : run();

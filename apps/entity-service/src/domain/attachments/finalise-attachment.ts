@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { BlobNotFoundError, BlobTooLargeError, READ_THROUGH_CHUNK_BYTES, type StoredBlob } from '@pitwall/blob-store';
 import type { z } from 'zod';
 import { ATTACHMENT_AVAILABLE_ROUTING_KEY, ATTACHED_FILE_STATE, AttachedFileGroupName, AttachedFileName, safeParseReporting, type CallerContext, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
-import type { PublishAfterCommit } from '@pitwall/messaging';
+import type { PublishAfterCommit, ReplyCodec } from '@pitwall/messaging';
 import { Lz4FrameError, validateLz4Frames } from '@pitwall/formats';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { attachedFileRepository as files, type AttachedFileRecord } from '../../data-access/attached-file-repository';
@@ -62,7 +63,7 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
   const type = attachmentType(typeName);
   assertWriter(caller);
   const changes = changesOf(body);
-  const record = await findRecord(ctx.pool, caller, type, entityId, attachedFileId);
+  let record = await findRecord(ctx.pool, caller, type, entityId, attachedFileId);
   const limit = body.LastModifiedTimeMaxAllowedValue;
   const checkNotModified = (): void => {
     if (limit && record.modified_at.getTime() > Date.parse(limit)) throw AppError.conflict(`Attached file ${attachedFileId} was modified at ${record.modified_at.toISOString()}, after LastModifiedTimeMaxAllowedValue`);
@@ -71,18 +72,36 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
   const groupName = changes.groupName === undefined ? record.group_name : changes.groupName;
 
   const codec = jsonReplyCodec<RecordReply>();
-  // A redelivered or repeated command answers the recorded record (its URL signed afresh) and writes nothing.
-  if (changes.state !== ATTACHED_FILE_STATE.availableOnServer || record.state === ATTACHED_FILE_STATE.availableOnServer) {
-    const { result } = await attachmentWrite(ctx, caller.accountId, codec, async (c) => {
-      // Checked in the write, after the inbox: a repeat of this very command moved the modified time on.
-      checkNotModified();
-      await files.updateNames(c, record.id, fileName, groupName);
-      return recordReply({ ...record, file_name: fileName, group_name: groupName });
-    });
-    return signedListing(ctx, result);
+  if (changes.state === ATTACHED_FILE_STATE.availableOnServer && record.state !== ATTACHED_FILE_STATE.availableOnServer) {
+    checkNotModified();
+    const lease = await takeFinaliseLease(ctx, record.id);
+    try {
+      // Read again under the lease: a finalise that held it before may have made the record available meanwhile.
+      record = await findRecord(ctx.pool, caller, type, entityId, attachedFileId);
+      if (record.state !== ATTACHED_FILE_STATE.availableOnServer) return await finaliseChecked(ctx, caller, type, entityId, record, fileName, groupName, codec);
+    } finally {
+      await lease.end();
+    }
   }
+  // Names only, or a redelivered or repeated command: it answers the recorded record (its URL signed afresh).
+  const current = record;
+  const { result } = await attachmentWrite(ctx, caller.accountId, codec, async (c) => {
+    // Checked in the write, after the inbox: a repeat of this very command moved the modified time on.
+    checkNotModified();
+    await files.updateNames(c, current.id, fileName, groupName);
+    return recordReply({ ...current, file_name: fileName, group_name: groupName });
+  });
+  return signedListing(ctx, result);
+}
 
-  checkNotModified();
+/**
+ * The bytes checked, then the record made available in one transaction. The check (an LZ4 read-through, an S3
+ * snapshot) can take longer than the bus timeout for a file of gigabytes: the transaction then commits past the
+ * command's deadline (its caller was answered 504 outcome-unknown), so the work is not thrown away, and a retry
+ * answers the available record; meanwhile the lease sends retries a 503.
+ */
+async function finaliseChecked(ctx: AttachmentContext, caller: CallerContext, type: EntityTypeDef, entityId: string, record: AttachedFileRecord, fileName: string, groupName: string | null, codec: ReplyCodec<RecordReply>): Promise<Record<string, unknown>> {
+  const attachedFileId = record.id;
   const blob = await checkedBytes(ctx, record);
   let replaced: string[] = [];
   let publish: PublishAfterCommit = async () => undefined;
@@ -99,7 +118,7 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
     replaced = replacing ? await files.deleteSameCustomName(c, entityId, replacing, record.id) : [];
     publish = await ctx.outbox.add(c, [available(type, record, blob, groupName, ctx.eventHeaders?.() ?? {})]);
     return recordReply({ ...record, state: 2, blob_key: blob.key, blob_sha256: blob.sha256, file_size: String(blob.size), file_name: fileName, group_name: groupName });
-  }).catch(async (err: unknown) => {
+  }, { commitPastDeadline: true }).catch(async (err: unknown) => {
     // Bytes promoted from staging (S3) that no record took are released again (or, the store being down, swept later).
     if (promoted) await releaseBlobs(ctx, [blob.key]);
     throw err;
@@ -109,6 +128,38 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
   if (promoted) await ctx.blobs.delete(ctx.blobs.stagingKey(record.id)).catch((err: unknown) => ctx.logger.warn({ err, attachedFileId }, 'could not remove staged bytes'));
   await releaseBlobs(ctx, replaced);
   return signedListing(ctx, result);
+}
+
+/** How long a finalise's lease lasts without renewal (a finalise whose process died holds it at most this long). */
+const FINALISE_LEASE_MS = 30_000;
+/** How often a running finalise renews its lease. */
+const FINALISE_LEASE_RENEW_MS = 10_000;
+
+/**
+ * The record's finalise lease, renewed until `end` (which gives it up): one finalise at a time checks a record's
+ * bytes, on any replica. Held by another, the request is a 503 whose Retry-After is the time left on that lease
+ * (at most FINALISE_LEASE_RENEW_MS), so a client that retries the 504 of a long finalise learns its outcome
+ * without starting the same check again beside it.
+ */
+async function takeFinaliseLease(ctx: AttachmentContext, attachedFileId: string): Promise<{ end: () => Promise<void> }> {
+  const token = randomUUID();
+  const { taken, heldUntil } = await files.takeFinaliseLease(ctx.pool, attachedFileId, token, FINALISE_LEASE_MS);
+  if (!taken) {
+    if (!heldUntil) throw AppError.conflict(`Attached file ${attachedFileId} changed while it was finalised; read it and try again`);
+    const waitSeconds = Math.min(FINALISE_LEASE_RENEW_MS / 1000, Math.max(1, Math.ceil((heldUntil.getTime() - Date.now()) / 1000)));
+    throw AppError.busy(`Attached file ${attachedFileId} is being finalised by another request (its bytes are being checked); retry to learn its outcome`, waitSeconds);
+  }
+  const renewal = setInterval(() => {
+    files.renewFinaliseLease(ctx.pool, attachedFileId, token, FINALISE_LEASE_MS).catch((err: unknown) => ctx.logger.warn({ err, attachedFileId }, 'could not renew the finalise lease'));
+  }, FINALISE_LEASE_RENEW_MS);
+  renewal.unref();
+  return {
+    end: async () => {
+      clearInterval(renewal);
+      // Left held (the database unreachable), it ends by itself after FINALISE_LEASE_MS.
+      await files.endFinaliseLease(ctx.pool, attachedFileId, token).catch((err: unknown) => ctx.logger.warn({ err, attachedFileId }, 'could not end the finalise lease'));
+    },
+  };
 }
 
 /** The record's bytes, proved present (and a valid LZ4 frame when compressed); a staged S3 upload is promoted. */
