@@ -151,8 +151,8 @@ export class AuthStore {
    */
   async addMembership(accountId: string, userId: string, role: Role): Promise<Role | null> {
     if (!isRole(role)) throw AppError.badRequest(`Role must be one of ${ROLES.join(', ')}`);
-    requireUuid(accountId, 'account id');
-    requireUuid(userId, 'user id');
+    accountId = requireUuid(accountId, 'account id');
+    userId = requireUuid(userId, 'user id');
     let before: Role | null = null;
     try {
       await this.changeMembers(accountId, async (c) => {
@@ -175,8 +175,8 @@ export class AuthStore {
 
   /** Returns false when there was no such membership. */
   async removeMembership(accountId: string, userId: string): Promise<boolean> {
-    requireUuid(accountId, 'account id');
-    requireUuid(userId, 'user id');
+    accountId = requireUuid(accountId, 'account id');
+    userId = requireUuid(userId, 'user id');
     const removed = await this.changeMembers(accountId, async (c) => {
       const { rowCount } = await c.query('DELETE FROM auth.account_memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
       return (rowCount ?? 0) > 0;
@@ -209,7 +209,7 @@ export class AuthStore {
 
   /** Creates a key for the user. The plain key is returned here and never again: only its hash is stored. */
   async createApiKey(userId: string, label?: string): Promise<{ keyId: string; apiKey: string }> {
-    requireUuid(userId, 'user id');
+    userId = requireUuid(userId, 'user id');
     const keyId = randomUUID();
     const apiKey = generateApiKey();
     try {
@@ -224,7 +224,7 @@ export class AuthStore {
 
   /** Revokes the key and evicts it from the cache, so every process sharing the cache refuses it at once. False when no such live key. */
   async revokeApiKey(keyId: string): Promise<boolean> {
-    requireUuid(keyId, 'key id');
+    keyId = requireUuid(keyId, 'key id');
     const { rows } = await this.pool.query<{ key_hash: Buffer }>('UPDATE auth.api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING key_hash', [keyId]);
     if (rows.length === 0) return false;
     this.logger.info({ keyId }, 'api key revoked');
@@ -237,7 +237,7 @@ export class AuthStore {
    * could not reach the gateways' cache. False when there is no revoked key of that id.
    */
   async evictRevokedApiKey(keyId: string): Promise<boolean> {
-    requireUuid(keyId, 'key id');
+    keyId = requireUuid(keyId, 'key id');
     const { rows } = await this.pool.query<{ key_hash: Buffer }>('SELECT key_hash FROM auth.api_keys WHERE id = $1 AND revoked_at IS NOT NULL', [keyId]);
     if (rows.length === 0) return false;
     await this.evictTwice(apiKeyCacheKey(rows[0].key_hash));
@@ -337,7 +337,7 @@ export class AuthStore {
 
   /** The user's keys, newest first, revoked ones included; never the keys themselves. */
   async listApiKeys(userId: string): Promise<ApiKeyRecord[]> {
-    requireUuid(userId, 'user id');
+    userId = requireUuid(userId, 'user id');
     const { rows } = await this.pool.query('SELECT id, user_id, label, created_at, revoked_at FROM auth.api_keys WHERE user_id = $1 ORDER BY created_at DESC, id', [userId]);
     return rows.map((r) => ({ keyId: r.id, userId: r.user_id, label: r.label, createdAt: r.created_at, revokedAt: r.revoked_at }));
   }
@@ -441,7 +441,7 @@ function apiKeyCacheKey(hash: Buffer): string {
 }
 
 function roleKey(userId: string, accountId: string): string {
-  return `${ROLE_ENTRY}${userId}:${accountId}`;
+  return `${ROLE_ENTRY}${userId.toLowerCase()}:${accountId.toLowerCase()}`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -450,8 +450,13 @@ function isUuid(value: string): boolean {
   return typeof value === 'string' && UUID.test(value);
 }
 
-function requireUuid(value: string, what: string): void {
+/**
+ * The GUID in its canonical lower case (as PostgreSQL writes a uuid and the gateway keys its cache), or a 400: an id
+ * typed in upper case must evict the cache entry the gateways read, and name the account as its events do.
+ */
+function requireUuid(value: string, what: string): string {
   if (!isUuid(value)) throw AppError.badRequest(`The ${what} "${value}" is not a GUID`);
+  return value.toLowerCase();
 }
 
 function requireName(name: string): string {

@@ -288,6 +288,18 @@ describe('AuthStore', () => {
       expect(await gateway.callerFor(apiKey, accountId)).toEqual({ principal: expect.objectContaining({ userId }), role: null });
     });
 
+    test('when the membership is lowered or removed with the ids in upper case (as .NET prints a Guid), then the next request sees the new role, or none', async () => {
+      const gateway = store();
+      const admin = store();
+      const { accountId, userId } = await member(admin, 'admin');
+      const { apiKey } = await admin.createApiKey(userId);
+      expect((await gateway.callerFor(apiKey, accountId))?.role).toBe('admin');
+      expect(await admin.addMembership(accountId.toUpperCase(), userId.toUpperCase(), 'reader')).toBe('admin');
+      expect((await gateway.callerFor(apiKey, accountId))?.role).toBe('reader');
+      expect(await admin.removeMembership(accountId.toUpperCase(), userId.toUpperCase())).toBe(true);
+      expect(await gateway.callerFor(apiKey, accountId)).toEqual({ principal: expect.objectContaining({ userId }), role: null });
+    });
+
     test('when the key is malformed or unknown, or the account is not a GUID, then it answers as authenticate and roleFor do', async () => {
       const s = store();
       const { accountId, userId } = await member(s);
