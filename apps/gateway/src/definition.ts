@@ -16,7 +16,8 @@ import { ReadLimiter } from './domain/read-limiter';
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
 /**
  * The largest BODY_LIMIT: a JSON body is parsed whole in memory, several times its size, and sent to its service as
- * one bus message (RabbitMQ refuses messages over 128 MiB by default).
+ * one bus message (RabbitMQ refuses messages over 128 MiB by default); the timing-service batches updates within
+ * TIMING_BATCH_MAX_BYTES, so its messages keep under that bound too.
  */
 const MAX_BODY_LIMIT = { text: '64mb', bytes: 64 * 1024 * 1024 };
 const bodyLimitVar = z

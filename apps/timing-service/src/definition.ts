@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BusRequest, RequestHandler, Subscription } from '@pitwall/bus';
-import { DEFAULT_TIMING_PARTITIONS, MAX_TIMING_PARTITIONS, SERVICES, TIMING_COMMANDS, partitionService, type TimingCommand } from '@pitwall/contracts';
+import { DEFAULT_TIMING_BATCH_MAX_BYTES, DEFAULT_TIMING_PARTITIONS, MAX_TIMING_PARTITIONS, TIMING_BATCH_ITEMS_MAX, TIMING_BATCH_MAX_BYTES_MAX, SERVICES, TIMING_COMMANDS, partitionService, type TimingCommand } from '@pitwall/contracts';
 import { defineService, dispatchCommands } from '@pitwall/service-host';
 import { intVar, msVar, prefetchVar } from '@pitwall/service-kit';
 import { PartitionBatches } from './partition-batches';
@@ -10,8 +10,10 @@ const TimingConfig = z.object({
   TIMING_PARTITIONS: intVar(DEFAULT_TIMING_PARTITIONS, { max: MAX_TIMING_PARTITIONS }),
   /** Updates of one partition an instance holds at once (what queues up goes to the entity-service as one batch). Default 64, 1 to 65535 (AMQP's bound). */
   TIMING_PARTITION_PREFETCH: prefetchVar(64),
-  /** Most updates in one entity-service transaction. Default 64, at least 1. */
-  TIMING_BATCH_MAX: intVar(64),
+  /** Most updates in one entity-service transaction. Default 64, 1 to 1000 (the batch command's bound). */
+  TIMING_BATCH_MAX: intVar(64, { max: TIMING_BATCH_ITEMS_MAX }),
+  /** Most bytes of updates' JSON in one batch (one bus message); an update larger goes alone. Default 8 MiB, at most 60 MiB. */
+  TIMING_BATCH_MAX_BYTES: intVar(DEFAULT_TIMING_BATCH_MAX_BYTES, { max: TIMING_BATCH_MAX_BYTES_MAX }),
   /** Batches an instance has the entity-service apply at once; updates arriving meanwhile queue for the next. Default 2, at least 1. */
   TIMING_BATCHES_IN_FLIGHT: intVar(2),
   /** While a batch is in flight, how long a batch of fewer than 4 updates waits for more to join it (ms; 0: none). Default 1. */
@@ -32,7 +34,7 @@ export const timingService = defineService({
   name: 'timing-service',
   config: TimingConfig,
   build: async ({ bus, config }) => {
-    const batches = new PartitionBatches(bus, config.TIMING_BATCH_MAX, config.TIMING_BATCHES_IN_FLIGHT, config.TIMING_COMPANY_WAIT_MS);
+    const batches = new PartitionBatches(bus, { updates: config.TIMING_BATCH_MAX, bytes: config.TIMING_BATCH_MAX_BYTES }, config.TIMING_BATCHES_IN_FLIGHT, config.TIMING_COMPANY_WAIT_MS);
     const partitions: Subscription[] = [];
     // Called on the delivery's own stack (no await before it), so a partition's updates queue in delivery order.
     const commandsOf = (queue: string): RequestHandler =>

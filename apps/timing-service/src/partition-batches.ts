@@ -1,10 +1,12 @@
 import { EncodedJson, OUTCOME_UNKNOWN_TYPE, type Bus, type BusRequest } from '@pitwall/bus';
-import { ENTITY_TIMING_BATCH_COMMAND, SERVICES, type TimingBatchReplyItem, type TimingCommand } from '@pitwall/contracts';
+import { DEFAULT_TIMING_BATCH_MAX_BYTES, ENTITY_TIMING_BATCH_COMMAND, SERVICES, type TimingBatchReplyItem, type TimingCommand } from '@pitwall/contracts';
 import { AppError, fromSerialized, toAppError, type SerializedAppError } from '@pitwall/service-kit';
 
 interface Pending {
   message: TimingCommand;
   request: BusRequest;
+  /** Its JSON's bytes (what it adds to the batch's bus message). */
+  bytes: number;
   resolve: (reply: EncodedJson) => void;
   reject: (err: unknown) => void;
 }
@@ -13,7 +15,8 @@ interface Pending {
  * The updates of every partition an instance consumes, applied in the order each partition delivered them, in
  * batches (one transaction each, `entity.applyTimingUpdates`). At most `maxInFlight` batches are applied at once;
  * while they are, updates queue, and the next batch takes what queued in every partition that has no batch in
- * flight (up to `maxBatch` updates). A partition is in one batch at a time, so its updates keep their order; an
+ * flight (up to `maxBatch` updates and `maxBatchBytes` of their JSON, so one bus message stays far below the broker's
+ * bound whatever BODY_LIMIT lets in). A partition is in one batch at a time, so its updates keep their order; an
  * idle instance sends an update at once, a busy one pays one bus round trip and one commit for many updates, of
  * many cars. Each update still gets its own answer, and its own command id in the inbox.
  */
@@ -26,9 +29,15 @@ export class PartitionBatches {
   /** A small batch waiting for company (see `companyWaitMs`). */
   private waiting: NodeJS.Timeout | undefined;
 
+  /** Most updates in one batch. */
+  private readonly maxBatch: number;
+  /** Most bytes of updates in one batch (an update larger than this goes alone). */
+  private readonly maxBatchBytes: number;
+
   constructor(
     private readonly bus: Bus,
-    private readonly maxBatch: number,
+    /** Most updates (TIMING_BATCH_MAX) and most bytes of their JSON (TIMING_BATCH_MAX_BYTES) in one batch. */
+    max: { updates: number; bytes?: number },
     private readonly maxInFlight = 2,
     /**
      * While another batch is in flight, a batch of fewer than `smallBatch` updates waits this long for others to join it
@@ -37,13 +46,17 @@ export class PartitionBatches {
      */
     private readonly companyWaitMs = 0,
     private readonly smallBatch = 4,
-  ) {}
+  ) {
+    this.maxBatch = max.updates;
+    this.maxBatchBytes = max.bytes ?? DEFAULT_TIMING_BATCH_MAX_BYTES;
+  }
 
   /** Queues an update of `partition`; resolves with its own reply. Called on the delivery's stack, in delivery order. */
   apply(partition: string, message: TimingCommand, request: BusRequest): Promise<EncodedJson> {
     return new Promise<EncodedJson>((resolve, reject) => {
       const queue = this.queues.get(partition);
-      const pending = { message, request, resolve, reject };
+      // Measured here, once: a batch is closed before it would pass maxBatchBytes, whatever BODY_LIMIT lets in.
+      const pending = { message, request, resolve, reject, bytes: Buffer.byteLength(JSON.stringify(message)) };
       if (queue) queue.push(pending);
       else this.queues.set(partition, [pending]);
       this.pump();
@@ -88,12 +101,26 @@ export class PartitionBatches {
     while (this.inFlight < this.maxInFlight) {
       const batch: Pending[] = [];
       const partitions: string[] = [];
+      let bytes = 0;
+      let full = false;
       for (const [partition, queue] of this.queues) {
         if (this.busy.has(partition)) continue;
-        batch.push(...queue.splice(0, this.maxBatch - batch.length));
+        let taken = 0;
+        for (const next of queue) {
+          // The first update goes whatever its size; another only while the batch stays within both bounds.
+          if (batch.length >= this.maxBatch || (batch.length > 0 && bytes + next.bytes > this.maxBatchBytes)) {
+            full = true;
+            break;
+          }
+          batch.push(next);
+          bytes += next.bytes;
+          taken++;
+        }
+        if (taken === 0) break;
+        queue.splice(0, taken);
         partitions.push(partition);
         if (queue.length === 0) this.queues.delete(partition);
-        if (batch.length >= this.maxBatch) break;
+        if (full) break;
       }
       if (batch.length === 0) return;
       for (const partition of partitions) this.busy.add(partition);

@@ -21,7 +21,13 @@ export const TimingProperty = z
   .meta({ id: 'TimingProperty', description: 'Sets a named parameter of the addressed entity; the value is converted to the parameter type.' });
 export type TimingProperty = z.infer<typeof TimingProperty>;
 
-const SessionTime = z.number().finite().min(0, 'must be 0 or more: it is seconds since the session start');
+/** The latest session time a timing update may give: a week in seconds (a 24-hour race and its build-up fit many times). */
+export const SESSION_TIME_MAX_S = 7 * 24 * 3600;
+const SessionTime = z
+  .number()
+  .finite()
+  .min(0, 'must be 0 or more: it is seconds since the session start')
+  .max(SESSION_TIME_MAX_S, `must be at most ${SESSION_TIME_MAX_S} (a week): it is seconds since the session start`);
 /** The largest runIndex and stintLapNumber (so a pit-in at runIndex TIMING_INDEX_MAX has no next run to create). */
 export const TIMING_INDEX_MAX = 100_000;
 /** A required field sent as null is missing, not mistyped: a null field is the same as an absent one. */
@@ -108,11 +114,17 @@ export type TimingCommand = z.infer<typeof TimingCommand>;
  * `{"ok": false, "error": <the problem>}`.
  */
 export const ENTITY_TIMING_BATCH_COMMAND = 'entity.applyTimingUpdates' as const;
+/** Most updates in one batch command: TIMING_BATCH_MAX may not be set higher. */
+export const TIMING_BATCH_ITEMS_MAX = 1000;
+/** TIMING_BATCH_MAX_BYTES' default: the most bytes of updates' JSON in one batch command (one bus message). */
+export const DEFAULT_TIMING_BATCH_MAX_BYTES = 8 * 1024 * 1024;
+/** TIMING_BATCH_MAX_BYTES' largest value: with one update of BODY_LIMIT's largest (64 MiB) beside it, under RabbitMQ's 128 MiB. */
+export const TIMING_BATCH_MAX_BYTES_MAX = 60 * 1024 * 1024;
 export const TimingBatchCommand = z.strictObject({
   items: z
     .array(TimingCommand.extend({ headers: z.record(z.string(), z.string()), deadline: z.number().optional() }))
     .min(1)
-    .max(1000),
+    .max(TIMING_BATCH_ITEMS_MAX),
 });
 export type TimingBatchCommand = z.infer<typeof TimingBatchCommand>;
 /** One update's outcome in the batch reply. */

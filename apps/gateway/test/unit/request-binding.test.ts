@@ -38,6 +38,12 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
         properties: ['must be an array, not an object'],
       },
     });
+    // A session time is bounded above too: a week of seconds (a week and a second is no session's time).
+    expect(parseBody(TimingRunUpdate, { ...ids, runIndex: 0, pitInSessionTime: 1e308, pitOutSessionTime: 604_801 })).toEqual({
+      ok: false,
+      errors: { pitInSessionTime: ['must be at most 604800 (a week): it is seconds since the session start'], pitOutSessionTime: ['must be at most 604800 (a week): it is seconds since the session start'] },
+    });
+    expect(parseBody(TimingRunUpdate, { ...ids, runIndex: 0, pitInSessionTime: 86_399.999, pitOutSessionTime: 604_800 })).toMatchObject({ ok: true });
     expect(parseBody(UpdateModel, [])).toEqual({ ok: false, errors: { '(body)': ['must be an object, not an array'] } });
     expect(parseBody(CreateModel, { Index: 1.5, CopyAll: 'no' })).toEqual({ ok: false, errors: { Index: ['must be a whole number'], CopyAll: ['must be true or false, not a string'] } });
     // A timing body's null field is an absent one: a required one sent as null is missing, not mistyped.

@@ -8,7 +8,7 @@ const text = (value: unknown): string | null => (value === undefined || value ==
  * undefined when Setups has no parameter of that name (a read renders every parameter a type has, unset ones as null).
  */
 function parameterKey(parameters: Record<string, unknown>, name: string): string | undefined {
-  if (name in parameters) return name;
+  if (Object.hasOwn(parameters, name)) return name;
   const lower = name.toLowerCase();
   return Object.keys(parameters).find((key) => key.toLowerCase() === lower);
 }

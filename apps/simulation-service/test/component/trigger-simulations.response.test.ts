@@ -183,6 +183,14 @@ describe('GET /ExternalSimulations/Status (simulation.status)', () => {
     expect(read.results[0]).toMatchObject({ status: 'Processing completed', message: 'done' });
   });
 
+  test('when the profile names parameters after members every JavaScript object has (constructor, toString, __proto__, valueOf), then each is a parameter Setups does not have, not a function\'s text', async () => {
+    const caller = newAccount();
+    const profileId = await buildProfile(s, caller, { StatusParameterName: 'constructor', StatusMessageParameterName: 'toString', StudyIdParameterName: '__proto__', StatusUpdateTimeParameterName: 'valueOf' });
+    const setupId = await buildSetup(s, caller);
+    const answer = await s.request<SimulationStatusResults>(SIMULATION_COMMANDS.status, { caller, externalProfileId: profileId, setupIds: [setupId] });
+    expect(answer.results).toEqual([{ setupId, setupFound: true, status: null, message: "The simulation profile's StatusParameterName names 'constructor', but Setups has no parameter named 'constructor'", studyId: null, lastUpdateTime: null }]);
+  });
+
   test("when another account's setup is asked for, then it is not found", async () => {
     const caller = newAccount();
     const profileId = await buildProfile(s, caller);

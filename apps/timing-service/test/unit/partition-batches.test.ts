@@ -37,7 +37,7 @@ async function heldAtUpdateOne() {
 describe('PartitionBatches', () => {
   test('when updates of a partition arrive while its batch is applied, then they go together as the next batch, in arrival order, each answered on its own', async () => {
     const { bus, batches, release } = await heldAtUpdateOne();
-    const partitions = new PartitionBatches(bus, 64);
+    const partitions = new PartitionBatches(bus, { updates: 64 });
 
     const first = partitions.apply('timing.p0', update(1), request(1));
     const rest = [2, 3, 4].map((n) => partitions.apply('timing.p0', update(n), request(n)));
@@ -53,7 +53,7 @@ describe('PartitionBatches', () => {
 
   test('when a batch is bigger than the most one transaction takes, then it is split in order', async () => {
     const { bus, batches } = await entityService(async (batch) => ok(batch));
-    const partitions = new PartitionBatches(bus, 2);
+    const partitions = new PartitionBatches(bus, { updates: 2 });
 
     await Promise.all([1, 2, 3, 4, 5].map((n) => partitions.apply('timing.p1', update(n), request(n))));
 
@@ -62,9 +62,27 @@ describe('PartitionBatches', () => {
     await bus.close();
   });
 
+  test('when the updates queued are more bytes than one batch takes, then they go in batches within the bound, in order, and an update larger than the bound goes alone', async () => {
+    const bytes: number[] = [];
+    const { bus, batches } = await entityService(async (batch) => {
+      bytes.push(batch.items.reduce((sum, { caller, type, body }) => sum + Buffer.byteLength(JSON.stringify({ caller, type, body })), 0));
+      return ok(batch);
+    });
+    const sized = (runIndex: number, text: number) => ({ ...update(runIndex), body: { runIndex, properties: [{ name: 'Comment', value: 'x'.repeat(text) }] } }) as unknown as TimingCommand;
+    const partitions = new PartitionBatches(bus, { updates: 64, bytes: 10_000 });
+
+    // 1 goes at once; 2 to 7 queue meanwhile: 3,000-byte updates go three to a batch, 5 (25,000 bytes) alone.
+    const texts = [10, 3_000, 3_000, 3_000, 25_000, 3_000, 3_000];
+    await Promise.all(texts.map((text, i) => partitions.apply('timing.p2', sized(i + 1, text), request(i + 1))));
+
+    expect(batches).toEqual([[1], [2, 3, 4], [5], [6, 7]]);
+    expect(bytes.filter((_, i) => batches[i]?.length !== 1).every((b) => b <= 10_000)).toBe(true);
+    await bus.close();
+  });
+
   test('when the batches in flight are at the limit, then the next batch takes what queued in every partition, each partition in order', async () => {
     const { bus, batches, release } = await heldAtUpdateOne();
-    const partitions = new PartitionBatches(bus, 64, 1);
+    const partitions = new PartitionBatches(bus, { updates: 64 }, 1);
 
     const first = partitions.apply('timing.p0', update(1), request(1));
     const rest = [
@@ -84,7 +102,7 @@ describe('PartitionBatches', () => {
 
   test('when a partition has a batch in flight, then its next updates wait for it while another partition goes at once', async () => {
     const { bus, batches, release } = await heldAtUpdateOne();
-    const partitions = new PartitionBatches(bus, 64, 2);
+    const partitions = new PartitionBatches(bus, { updates: 64 }, 2);
 
     const first = partitions.apply('timing.p0', update(1), request(1));
     const second = partitions.apply('timing.p0', update(2), request(2));
@@ -103,7 +121,7 @@ describe('PartitionBatches', () => {
     test('when a small batch would go while another is in flight, then it waits for others and goes with them once there are four', async () => {
       const { bus, batches, release } = await heldAtUpdateOne();
       // A wait far longer than the test: only company (or the end of the batch in flight) can send the small batch.
-      const partitions = new PartitionBatches(bus, 64, 2, 60_000);
+      const partitions = new PartitionBatches(bus, { updates: 64 }, 2, 60_000);
 
       const first = partitions.apply('timing.p0', update(1), request(1));
       const company = [2, 3, 4].map((n) => partitions.apply(`timing.p${n}`, update(n), request(n)));
@@ -120,7 +138,7 @@ describe('PartitionBatches', () => {
 
     test('when the batch in flight ends while a small batch waits, then the small batch goes at once', async () => {
       const { bus, batches, release } = await heldAtUpdateOne();
-      const partitions = new PartitionBatches(bus, 64, 2, 60_000);
+      const partitions = new PartitionBatches(bus, { updates: 64 }, 2, 60_000);
 
       const first = partitions.apply('timing.p0', update(1), request(1));
       const alone = partitions.apply('timing.p1', update(2), request(2));
@@ -134,7 +152,7 @@ describe('PartitionBatches', () => {
 
     test('when no company comes, then the small batch goes alone after the wait', async () => {
       const { bus, batches, release } = await heldAtUpdateOne();
-      const partitions = new PartitionBatches(bus, 64, 2, 5);
+      const partitions = new PartitionBatches(bus, { updates: 64 }, 2, 5);
 
       const first = partitions.apply('timing.p0', update(1), request(1));
       await expect(partitions.apply('timing.p1', update(2), request(2))).resolves.toBeDefined();
@@ -149,7 +167,7 @@ describe('PartitionBatches', () => {
     const { bus } = await entityService(async (batch) =>
       batch.items.map((i) => (i.body.runIndex === 2 ? { ok: false, error: serializeAppError(AppError.badRequest('carId: not entered', { carId: ['the car is not entered in the event'] })) } : ok({ items: [i] })[0])),
     );
-    const partitions = new PartitionBatches(bus, 64);
+    const partitions = new PartitionBatches(bus, { updates: 64 });
 
     const outcomes = await Promise.allSettled([1, 2, 3].map((n) => partitions.apply('timing.p2', update(n), request(n))));
 
@@ -162,7 +180,7 @@ describe('PartitionBatches', () => {
     const { bus } = await entityService(async () => {
       throw new AppError(504, 'lost', { type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId: 'timing-batch:x' } });
     });
-    const partitions = new PartitionBatches(bus, 64);
+    const partitions = new PartitionBatches(bus, { updates: 64 });
 
     const outcomes = await Promise.allSettled([1, 2].map((n) => partitions.apply('timing.p3', update(n), request(n))));
 
@@ -183,7 +201,7 @@ describe('PartitionBatches', () => {
     const presence = new ServicePresence(bus, { intervalMs: 50, logger });
     presence.start();
     try {
-      const partitions = new PartitionBatches(failFastBus(bus, presence), 64);
+      const partitions = new PartitionBatches(failFastBus(bus, presence), { updates: 64 });
       const outcome = partitions.apply('timing.p4', update(1), request(1));
       outcome.catch(() => undefined);
       await new Promise((r) => setTimeout(r, 100));
