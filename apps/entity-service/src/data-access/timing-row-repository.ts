@@ -1,15 +1,26 @@
 import { INDEXED_GENERIC_PLANS, prepared, type Queryable } from '@pitwall/db';
 import { ENTITY_COLUMNS as COLUMNS, ofAccount, type EntityRow } from './entity-row';
 
-/** The advisory lock key of one car's timing updates in a session, from two SQL text expressions. */
-const timingCarKey = (sessionId: string, carId: string) => `hashtext('entity.timing:' || ${sessionId} || ':' || ${carId})`;
+/**
+ * The advisory lock key of one car's timing updates in a session, from three SQL text expressions. The caller's account
+ * is part of it: an update naming another account's session and car (refused once it is resolved) never waits on, nor
+ * holds up, that account's own feed.
+ */
+const timingCarKey = (accountId: string, sessionId: string, carId: string) => `hashtext('entity.timing:' || ${accountId} || ':' || ${sessionId} || ':' || ${carId})`;
 /**
  * A timing-keyed row's lookup key, as the expression index `entities_timing_lookup` (migration 90) computes it, and
  * as `timingLookupKey` builds it: the parent's id (lower-case text), the type and the timing key, joined by `|` (none
  * of the three holds one).
  */
 const TIMING_LOOKUP_KEY = "parent_id::text || '|' || type || '|' || timing_key";
-export const TIMING_KEY_LOOKUP = `SELECT ${COLUMNS}, timing_key FROM entity.entities WHERE timing_key IS NOT NULL AND (${TIMING_LOOKUP_KEY}) = ANY($1::text[]) FOR UPDATE`;
+/**
+ * The timing-keyed rows at the keys of $1 that belong to one of the accounts of $2 (the batch's callers), locked: a
+ * key naming another account's parent finds (and locks) nothing, and its update is refused when it is resolved. The
+ * accounts are compared as text (lower case, as a uuid prints), which no index serves: the rows are found through
+ * the lookup index alone and the accounts only filter them (compared as uuids, PostgreSQL would AND in the account's
+ * index, reading every row of the account).
+ */
+export const TIMING_KEY_LOOKUP = `SELECT ${COLUMNS}, timing_key FROM entity.entities WHERE timing_key IS NOT NULL AND (${TIMING_LOOKUP_KEY}) = ANY($1::text[]) AND account_id::text = ANY($2::text[]) FOR UPDATE`;
 export const timingLookupKey = (parentId: string, type: string, timingKey: string): string => `${parentId.toLowerCase()}|${type}|${timingKey}`;
 /**
  * The run sheets, laps, sectors and speed traps that have no timing key (created by the standard POSTs), by parent
@@ -18,11 +29,11 @@ export const timingLookupKey = (parentId: string, type: string, timingKey: strin
  */
 const UNTIMED_CHILD_KEY = "parent_id::text || '|' || type";
 const UNTIMED_CHILDREN = `timing_key IS NULL AND type IN ('RunSheets', 'Laps', 'LapSectors', 'LapSpeedTraps') AND (${UNTIMED_CHILD_KEY})`;
-/** `TIMING_KEY_LOOKUP`, and the rows without a timing key under the (parent, type) pairs of $2 (not locked). */
+/** `TIMING_KEY_LOOKUP`, and the rows without a timing key under the (parent, type) pairs of $3 (not locked), of the same accounts. */
 export const TIMING_KEY_LOOKUP_WITH_UNTIMED = `WITH keyed AS (${TIMING_KEY_LOOKUP})
   SELECT * FROM keyed
   UNION ALL
-  SELECT ${COLUMNS}, timing_key FROM entity.entities WHERE ${UNTIMED_CHILDREN} = ANY($2::text[])`;
+  SELECT ${COLUMNS}, timing_key FROM entity.entities WHERE ${UNTIMED_CHILDREN} = ANY($3::text[]) AND account_id::text = ANY($2::text[])`;
 export const untimedChildKey = (parentId: string, type: string): string => `${parentId.toLowerCase()}|${type}`;
 
 /**
@@ -33,7 +44,7 @@ export const untimedChildKey = (parentId: string, type: string): string => `${pa
 export type TimingAdoption = { ordinal: number } | { parameter: string; value: string | number };
 /** What `timingCarLocksSql` needs of a connection: the literal escaping of node-postgres's client. */
 type Escaping = { escapeLiteral(value: string): string };
-type TimingCar = { sessionId: string; carId: string };
+type TimingCar = { accountId: string; sessionId: string; carId: string };
 
 /**
  * `lockTimingCar`'s locks for several cars, as SQL text with the ids inline, to ride in the same round trip as a
@@ -43,8 +54,8 @@ type TimingCar = { sessionId: string; carId: string };
  * cannot deadlock (a volatile function in the select list runs after the sort).
  */
 function timingCarLocksSql(q: Escaping, cars: TimingCar[], lock: 'lock' | 'unlock' | 'xact'): string {
-  const values = cars.map((car) => `(${q.escapeLiteral(car.sessionId)}, ${q.escapeLiteral(car.carId)})`).join(', ');
-  const keys = `SELECT DISTINCT ${timingCarKey('s', 'c')} AS k FROM (VALUES ${values}) AS t(s, c)`;
+  const values = cars.map((car) => `(${q.escapeLiteral(car.accountId)}, ${q.escapeLiteral(car.sessionId)}, ${q.escapeLiteral(car.carId)})`).join(', ');
+  const keys = `SELECT DISTINCT ${timingCarKey('a', 's', 'c')} AS k FROM (VALUES ${values}) AS t(a, s, c)`;
   const fn = lock === 'lock' ? 'pg_advisory_lock' : lock === 'unlock' ? 'pg_advisory_unlock' : 'pg_advisory_xact_lock';
   return `SELECT ${fn}(k) FROM (${keys}) keys${lock === 'unlock' ? '' : ' ORDER BY k'}`;
 }
@@ -107,9 +118,9 @@ export const timingRowRepository = {
     return { rows: ofAccount(rows, accountId).map(({ car_entered: _, ...row }) => row as EntityRow), carEntered: rows[0]?.car_entered === true };
   },
 
-  /** Serialises the timing updates of one car in one session until the transaction ends. */
-  async lockTimingCar(q: Queryable, sessionId: string, carId: string): Promise<void> {
-    await q.query(prepared('lock_timing_car', `SELECT pg_advisory_xact_lock(${timingCarKey('$1', '$2')})`, [sessionId, carId]));
+  /** Serialises the timing updates of one car in one session (of the caller's account) until the transaction ends. */
+  async lockTimingCar(q: Queryable, accountId: string, sessionId: string, carId: string): Promise<void> {
+    await q.query(prepared('lock_timing_car', `SELECT pg_advisory_xact_lock(${timingCarKey('$1', '$2', '$3')})`, [accountId, sessionId, carId]));
   },
 
   /**
@@ -176,16 +187,17 @@ export const timingRowRepository = {
   },
 
   /**
-   * The timing-keyed rows at `keys` (each a (parent, type, key) as `timingLookupKey` spells it), locked for the
+   * The timing-keyed rows of `accountIds` at `keys` (each a (parent, type, key) as `timingLookupKey` spells it), locked for the
    * transaction, with their keys: found on the index of migration 90 (`TIMING_KEY_LOOKUP`), one index entry per key
    * whatever the parent holds. With `untimedParents` (each a (parent, type) as `untimedChildKey` spells it), also
    * the rows without a timing key under them (`timing_key` null, not locked), in the same statement.
    */
-  async findByTimingKeysForUpdate(q: Queryable, keys: string[], untimedParents: string[] = []): Promise<(EntityRow & { timing_key: string | null })[]> {
+  async findByTimingKeysForUpdate(q: Queryable, accountIds: string[], keys: string[], untimedParents: string[] = []): Promise<(EntityRow & { timing_key: string | null })[]> {
     if (keys.length === 0) return [];
     // Prepared: runs only in a timing batch's transaction, begun with INDEXED_GENERIC_PLANS (see `prepared`).
-    if (untimedParents.length === 0) return (await q.query<EntityRow & { timing_key: string }>(prepared('timing_key_lookup', TIMING_KEY_LOOKUP, [keys]))).rows;
-    const { rows } = await q.query<EntityRow & { timing_key: string | null }>(prepared('timing_key_lookup_untimed', TIMING_KEY_LOOKUP_WITH_UNTIMED, [keys, untimedParents]));
+    const accounts = accountIds.map((id) => id.toLowerCase());
+    if (untimedParents.length === 0) return (await q.query<EntityRow & { timing_key: string }>(prepared('timing_key_lookup', TIMING_KEY_LOOKUP, [keys, accounts]))).rows;
+    const { rows } = await q.query<EntityRow & { timing_key: string | null }>(prepared('timing_key_lookup_untimed', TIMING_KEY_LOOKUP_WITH_UNTIMED, [keys, accounts, untimedParents]));
     return rows;
   },
 

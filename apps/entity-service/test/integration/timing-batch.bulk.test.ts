@@ -3,6 +3,7 @@ import pino from 'pino';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import type { CallerContext, EntityChangedEvent, TimingLevel, TimingUpdate } from '@pitwall/contracts';
 import { ENTITY_SCHEMA } from '../../src/data-access/migrations';
+import { timingRowRepository } from '../../src/data-access/timing-row-repository';
 import type { TimingBatchItem, TimingBatchOutcome } from '../../src/domain/timing/timing-batch';
 import { EntityStore } from '../../src/domain/entity-store';
 import { entityTestDatabase } from '../support/count-statements';
@@ -151,13 +152,38 @@ describe('timing batches in bulk', () => {
     expect(await held()).toBe(0);
   });
 
+  test("when another account's editor sends updates naming this account's session and car, then they are refused without waiting on this account's feed", async () => {
+    const victim = await account();
+    // The victim's feed has its run and lap, and a batch of its car is being applied (it holds the car's lock).
+    expect((await victim.store.applyTimingBatch(items(victim, 'victim').slice(0, 2))).map((o) => o.ok)).toEqual([true, true]);
+    const held = await database.pool.connect();
+    try {
+      await held.query('BEGIN');
+      await timingRowRepository.lockTimingCar(held, victim.caller.accountId, victim.ids.sessionId, victim.cars[0] as string);
+      const intruder = await account();
+      const aimed = (body: Partial<TimingUpdate>, type: TimingLevel): TimingBatchItem => ({
+        caller: intruder.caller,
+        type,
+        body: { ...victim.ids, accountId: intruder.caller.accountId, carId: victim.cars[0] as string, runIndex: 0, ...body } as TimingUpdate,
+        headers: { commandId: `intruder:${randomUUID()}`, commandHash: 'h' },
+      });
+      const alone = await victim.store.applyTimingBatch([aimed({ driverId: null }, 'RunSheets')]);
+      const batch = await victim.store.applyTimingBatch([aimed({}, 'RunSheets'), aimed({ stintLapNumber: 0 }, 'Laps'), aimed({ stintLapNumber: 1 }, 'Laps')]);
+      const refusal = `400 Championship ${victim.ids.championshipId} was not found in the account; Event ${victim.ids.eventId} was not found in the account; Session ${victim.ids.sessionId} was not found in the account; Car ${victim.cars[0]} was not found in the account`;
+      expect([...alone, ...batch].map((o) => (o.ok ? 'ok' : `${o.error.status} ${o.error.message}`))).toEqual([refusal, refusal, refusal, refusal]);
+    } finally {
+      await held.query('ROLLBACK');
+      held.release();
+    }
+  });
+
   test("when a batch's locks cannot be taken (its BEGIN is cancelled while it waits), then the batch fails whole and nothing of it is applied without them", async () => {
     const a = await account();
     const batch = items(a, 'cancelled').slice(0, 4);
     const held = await database.pool.connect();
     try {
       // Another batch of the same car holds its lock.
-      await held.query(`SELECT pg_advisory_lock(hashtext('entity.timing:' || $1 || ':' || $2))`, [a.ids.sessionId, a.cars[0]]);
+      await held.query(`SELECT pg_advisory_lock(hashtext('entity.timing:' || $1 || ':' || $2 || ':' || $3))`, [a.caller.accountId, a.ids.sessionId, a.cars[0]]);
       const applying = a.store.applyTimingBatch(batch).then(
         () => 'applied',
         (err: Error) => err.message,

@@ -36,8 +36,8 @@ test('when the bulk statements are first planned on an empty table, then once it
     // The first batch, on the empty table: each statement's plan is made now.
     await inTransaction(async () => {
       await timingRowRepository.findTimingRowsMany(client, accountId, [sessionId], [{ eventId, carId }]);
-      await timingRowRepository.findByTimingKeysForUpdate(client, [timingLookupKey(sessionId, 'RunSheets', `${carId}:0`)]);
-      await timingRowRepository.findByTimingKeysForUpdate(client, [timingLookupKey(runId, 'Laps', '1')], [untimedChildKey(runId, 'Laps')]);
+      await timingRowRepository.findByTimingKeysForUpdate(client, [accountId], [timingLookupKey(sessionId, 'RunSheets', `${carId}:0`)]);
+      await timingRowRepository.findByTimingKeysForUpdate(client, [accountId], [timingLookupKey(runId, 'Laps', '1')], [untimedChildKey(runId, 'Laps')]);
       await entityRepository.updateParametersMany(client, [{ id: runId, parameters: {}, modifiedAt: new Date() }], true);
       await inbox.settleMany(client, [{ command: { scope: accountId, id: 'c1', requestHash: 'h' }, reply: { body: null, headers: {} } }], [], true);
     });
@@ -56,8 +56,8 @@ test('when the bulk statements are first planned on an empty table, then once it
 
     const plans: Record<string, string> = {
       pw_timing_rows_many: `${uuids([sessionId])}, ${uuids([eventId])}, ${uuids([carId])}`,
-      pw_timing_key_lookup: texts([timingLookupKey(runId, 'Laps', '17')]),
-      pw_timing_key_lookup_untimed: `${texts([timingLookupKey(runId, 'Laps', '18')])}, ${texts([untimedChildKey(runId, 'Laps')])}`,
+      pw_timing_key_lookup: `${texts([timingLookupKey(runId, 'Laps', '17')])}, ${texts([accountId])}`,
+      pw_timing_key_lookup_untimed: `${texts([timingLookupKey(runId, 'Laps', '18')])}, ${texts([accountId])}, ${texts([untimedChildKey(runId, 'Laps')])}`,
       pw_update_parameters_many: `${uuids([runId])}, ARRAY['{}']::jsonb[], ARRAY[now()]::timestamptz[]`,
       'pw_inbox_settle_many_entity.inbox': `${texts([accountId])}, ${texts(['c5'])}, ARRAY[NULL]::bytea[], ARRAY['{}']::jsonb[]`,
     };

@@ -43,7 +43,7 @@ async function session(runs: number): Promise<{ accountId: string; sessionId: st
 
 describe('timing key lookups', () => {
   test('when a batch looks up 3 runs of a session holding 300, then it finds exactly those, through the timing lookup index, reading no other run', async () => {
-    const { sessionId, cars } = await session(300);
+    const { accountId, sessionId, cars } = await session(300);
     const wanted = [
       { parentId: sessionId, type: 'RunSheets', timingKey: `${cars[0]}:0` },
       { parentId: sessionId.toUpperCase(), type: 'RunSheets', timingKey: `${cars[1]}:57` },
@@ -58,10 +58,10 @@ describe('timing key lookups', () => {
     try {
       await client.query('BEGIN');
       const keys = [...wanted, ...absent].map((k) => timingLookupKey(k.parentId, k.type, k.timingKey));
-      const found = await timingRowRepository.findByTimingKeysForUpdate(client, keys);
+      const found = await timingRowRepository.findByTimingKeysForUpdate(client, [accountId], keys);
       expect(found.map((r) => `${r.parent_id}|${r.type}|${r.timing_key}`).sort()).toEqual(wanted.map((k) => `${k.parentId.toLowerCase()}|${k.type}|${k.timingKey}`).sort());
 
-      const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${TIMING_KEY_LOOKUP}`, [keys]);
+      const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${TIMING_KEY_LOOKUP}`, [keys, [accountId]]);
       const plan = nodes((rows[0]?.['QUERY PLAN'][0] as { Plan: PlanNode }).Plan);
       expect(plan.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual(['entities_timing_lookup']);
       expect(plan.every((n) => !n['Rows Removed by Filter'] && !n['Rows Removed by Index Recheck'])).toBe(true);
@@ -72,18 +72,41 @@ describe('timing key lookups', () => {
     }
   });
 
+  test("when a batch of other accounts looks up this account's runs, then it finds none and locks none: another transaction locks them at once", async () => {
+    const { accountId, sessionId, cars } = await session(3);
+    const keys = cars.map((car) => timingLookupKey(sessionId, 'RunSheets', `${car}:0`));
+    const parents = [untimedChildKey(sessionId, 'RunSheets')];
+    const client = await database.pool.connect();
+    const other = await database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      expect(await timingRowRepository.findByTimingKeysForUpdate(client, [randomUUID(), randomUUID()], keys)).toEqual([]);
+      expect(await timingRowRepository.findByTimingKeysForUpdate(client, [randomUUID()], keys, parents)).toEqual([]);
+      // Its own account's lookup (the account id in any case) finds them.
+      expect(await timingRowRepository.findByTimingKeysForUpdate(other, [accountId.toUpperCase()], keys)).toHaveLength(3);
+      await other.query('BEGIN');
+      const { rows } = await other.query(`SELECT id FROM entity.entities WHERE parent_id = $1 AND type = 'RunSheets' AND timing_key IS NOT NULL FOR UPDATE NOWAIT`, [sessionId]);
+      expect(rows).toHaveLength(3);
+      await other.query('ROLLBACK');
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+      other.release();
+    }
+  });
+
   test('when a batch also asks for the rows without a timing key under a session of 300 keyed runs, then it finds its 5 untimed run sheets through their own index, reading no keyed run', async () => {
-    const { sessionId, cars } = await session(300);
+    const { accountId, sessionId, cars } = await session(300);
     const keys = [timingLookupKey(sessionId, 'RunSheets', `${cars[0]}:0`), timingLookupKey(sessionId, 'RunSheets', `${cars[1]}:500`)];
     const parents = [untimedChildKey(sessionId.toUpperCase(), 'RunSheets'), untimedChildKey(randomUUID(), 'Laps')];
     const client = await database.pool.connect();
     try {
       await client.query('BEGIN');
-      const found = await timingRowRepository.findByTimingKeysForUpdate(client, keys, parents);
+      const found = await timingRowRepository.findByTimingKeysForUpdate(client, [accountId], keys, parents);
       expect(found.filter((r) => r.timing_key !== null).map((r) => r.timing_key)).toEqual([`${cars[0]}:0`]);
       expect(found.filter((r) => r.timing_key === null).map((r) => r.position).sort((a, b) => a - b)).toEqual([300, 301, 302, 303, 304]);
 
-      const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${TIMING_KEY_LOOKUP_WITH_UNTIMED}`, [keys, parents]);
+      const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${TIMING_KEY_LOOKUP_WITH_UNTIMED}`, [keys, [accountId], parents]);
       const plan = nodes((rows[0]?.['QUERY PLAN'][0] as { Plan: PlanNode }).Plan);
       expect(plan.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual(['entities_timing_lookup', 'entities_untimed_children']);
       expect(plan.every((n) => !n['Rows Removed by Filter'] && !n['Rows Removed by Index Recheck'])).toBe(true);

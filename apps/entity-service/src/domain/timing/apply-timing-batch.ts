@@ -22,7 +22,7 @@ import { NotInBulk, applyInBulk } from './timing-bulk';
 export async function applyTimingBatch(ctx: StoreContext, items: readonly TimingBatchItem[]): Promise<TimingBatchOutcome[]> {
   // An account's parameter definitions are read once per batch (a write in it cannot change them).
   const sets = new Map<string, ParameterSets>();
-  const cars = items.map((item) => ({ sessionId: item.body.sessionId.toLowerCase(), carId: item.body.carId.toLowerCase() }));
+  const cars = items.map((item) => ({ accountId: item.caller.accountId.toLowerCase(), sessionId: item.body.sessionId.toLowerCase(), carId: item.body.carId.toLowerCase() }));
   let result: Applied;
   if (items.length === 1) {
     try {
@@ -64,7 +64,7 @@ type Applied = { outcomes: TimingBatchOutcome[]; publish: () => Promise<void> };
  * before either attempt and until the last has ended, so no other batch of theirs (a redelivery during a failover)
  * can run between the two attempts.
  */
-async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem[], sets: Map<string, ParameterSets>, cars: { sessionId: string; carId: string }[]): Promise<Applied> {
+async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem[], sets: Map<string, ParameterSets>, cars: { accountId: string; sessionId: string; carId: string }[]): Promise<Applied> {
   return withConnection(ctx.pool, async (client, discard) => {
     // The locks ride in the first attempt's BEGIN and, when it commits, go with its COMMIT: two round trips fewer. A
     // session-level lock taken in a transaction that rolls back is still held, for the attempts after it. The bulk

@@ -133,7 +133,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   await checkReferences(store.q, caller.accountId, propertyUpdates, 'properties').catch((error: unknown) => refusals.take(error, 'reasons'));
   refusals.throwIfAny();
 
-  if (!options.carLocked) await timingRows.lockTimingCar(q, ids.sessionId, ids.carId);
+  if (!options.carLocked) await timingRows.lockTimingCar(q, caller.accountId, ids.sessionId, ids.carId);
   const now = new Date();
   const events: EntityChangedEvent[] = [];
   const messages: OutboxMessage<TimingEvent>[] = [];

@@ -128,6 +128,8 @@ class BatchRows implements TimingRows {
   private byId = new Map<string, { key: string; timingKey: string }>();
   /** Rows without a timing key under the parents read, by (parent, type) as `untimedChildKey` spells it. */
   private readonly untimed = new Map<string, EntityRow[]>();
+  /** The accounts of the batch's callers (`prefetch`). */
+  private accounts: string[] = [];
   /** Ids of the rows created in this batch, in creation order (parents first). */
   private created: string[] = [];
   /** Ids of the rows found and then changed. */
@@ -137,6 +139,8 @@ class BatchRows implements TimingRows {
   async prefetch(c: Queryable, items: readonly TimingBatchItem[]): Promise<void> {
     const byAccount = new Map<string, TimingBatchItem[]>();
     for (const item of items) byAccount.set(item.caller.accountId, [...(byAccount.get(item.caller.accountId) ?? []), item]);
+    // The rows are looked up (and locked) among the batch's accounts' only.
+    this.accounts = [...byAccount.keys()];
     for (const [accountId, own] of byAccount) {
       const ids = new Set<string>();
       const entries: { eventId: string; carId: string }[] = [];
@@ -182,7 +186,7 @@ class BatchRows implements TimingRows {
     if (unique.size === 0) return;
     for (const k of unique) this.byKey.set(k, null);
     const parents = new Set(keys.map((k) => untimedChildKey(k.parentId, k.type)));
-    for (const { timing_key: timingKey, ...row } of await timingRows.findByTimingKeysForUpdate(c, [...unique], [...parents])) {
+    for (const { timing_key: timingKey, ...row } of await timingRows.findByTimingKeysForUpdate(c, this.accounts, [...unique], [...parents])) {
       if (timingKey === null) {
         const under = untimedChildKey(row.parent_id ?? '', row.type);
         const siblings = this.untimed.get(under);
