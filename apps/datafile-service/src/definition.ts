@@ -23,7 +23,7 @@ import { MATH_CHANNEL_EVENT_KEYS, mathChannelEvents } from './entry-points/bus/m
 import type { ShapeTask } from './workers/shape-channels';
 import { DEFAULT_SCRATCH_BYTES, type ShapeWorkerData } from './workers/scratch-arrays';
 import { ARROW_LIMITS } from './workers/arrow-limits';
-import { DEFAULT_MAX_CATALOGUE_LABELS } from './workers/whole-files';
+import { DEFAULT_MAX_CATALOGUE_CHARS, DEFAULT_MAX_CATALOGUE_LABELS } from './workers/whole-files';
 
 const MiB = 1024 * 1024;
 
@@ -65,6 +65,8 @@ export const DatafileConfig = z.object({
   MAX_LAPS_PER_FILE: intVar(DEFAULT_MAX_LAPS_PER_FILE),
   /** Text labels (value→text conversions) a file's channels may carry together in its catalogue; more is a 422 (default 1,000,000). */
   DATAFILE_MAX_CATALOGUE_LABELS: intVar(DEFAULT_MAX_CATALOGUE_LABELS),
+  /** Characters of a file's channel names, units and labels together in its catalogue; more is a 422 (default 16 Mi). */
+  DATAFILE_MAX_CATALOGUE_CHARS: intVar(DEFAULT_MAX_CATALOGUE_CHARS),
   /** Decoded samples one read may need; more is a 413 (default 16 M). */
   READ_SAMPLE_BUDGET: intVar(16_000_000),
   /** An Arrow answer's bytes, its null columns included (every batch carries every column); more is a 413 before its first byte (default 512 MiB). */
@@ -121,7 +123,7 @@ export const datafileService = defineService({
     const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
     // One user's burst of reads does not hold every thread while another user's read waits (fair-pool.ts).
     const fair = new FairPool(pool, pool.options.maxThreads);
-    const datasets = new Datasets(bus, blobs, decompressed, { pool: fair.forUser(''), maxChannels: config.MAX_CHANNELS_PER_FILE, maxLaps: config.MAX_LAPS_PER_FILE, maxLabels: config.DATAFILE_MAX_CATALOGUE_LABELS, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES, decompression: lz4 });
+    const datasets = new Datasets(bus, blobs, decompressed, { pool: fair.forUser(''), maxChannels: config.MAX_CHANNELS_PER_FILE, maxLaps: config.MAX_LAPS_PER_FILE, maxLabels: config.DATAFILE_MAX_CATALOGUE_LABELS, maxChars: config.DATAFILE_MAX_CATALOGUE_CHARS, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES, decompression: lz4 });
     const cache = new StoredChannelCache(config.DATAFILE_CHANNEL_CACHE_BYTES);
     // A first task loads the worker's bundle in its thread now, not during the first read after a start.
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);

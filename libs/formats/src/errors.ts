@@ -62,7 +62,7 @@ export class InvalidSliceError extends DataFileError {
 }
 
 /** What a reader bounds: the channels of one file (or one per-lap dataset), the bytes its compressed data blocks unpack to. */
-export type DataFileLimit = 'channels' | 'laps' | 'decompressed bytes' | 'text labels';
+export type DataFileLimit = 'channels' | 'laps' | 'decompressed bytes' | 'text labels' | 'characters of names, units and labels';
 
 /** Channels per file (or per-lap dataset) a reader catalogues when the caller names no bound. */
 export const DEFAULT_MAX_CHANNELS_PER_FILE = 20_000;

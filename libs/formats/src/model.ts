@@ -145,13 +145,22 @@ export function emptyProperties(): FileProperties {
 export const MAX_CHANNEL_NAME_CHARS = 16_383;
 /** Room left for a duplicate's " (n)" after a cut name. */
 const SUFFIX_ROOM = 16;
+/**
+ * Room left for what a key built from a name puts before it (the service's cache keys a channel by its file's content
+ * hash and its name, about 72 characters): such a key must stay hashable too.
+ */
+const KEY_ROOM = 128;
+/** The longest name kept whole: with a duplicate's suffix and a key's prefix it stays within MAX_CHANNEL_NAME_CHARS. */
+export const MAX_KEPT_NAME_CHARS = MAX_CHANNEL_NAME_CHARS - SUFFIX_ROOM - KEY_ROOM;
 
 /**
  * Names must be unique for readChannel(name); later duplicates get " (2)", " (3)"... A name longer than
- * MAX_CHANNEL_NAME_CHARS is cut (never inside a surrogate pair), leaving room for that suffix.
+ * MAX_KEPT_NAME_CHARS is cut there (never inside a surrogate pair), so that no name, suffix included, nor a key built
+ * from it is longer than V8 hashes by its characters: a name of 16,383 characters kept whole made its duplicates
+ * longer, and 6,000 of them took minutes to open.
  */
 export function uniqueName(whole: string, taken: Set<string>): string {
-  const name = whole.length > MAX_CHANNEL_NAME_CHARS ? cutName(whole) : whole;
+  const name = whole.length > MAX_KEPT_NAME_CHARS ? cutAt(whole, MAX_KEPT_NAME_CHARS) : whole;
   // Where each name's suffixes were left, so that n copies of one name cost n steps, not n squared.
   let next = nextSuffix.get(taken);
   if (!next) nextSuffix.set(taken, (next = new Map()));
@@ -164,10 +173,6 @@ export function uniqueName(whole: string, taken: Set<string>): string {
 }
 
 const nextSuffix = new WeakMap<Set<string>, Map<string, number>>();
-
-function cutName(name: string): string {
-  return cutAt(name, MAX_CHANNEL_NAME_CHARS - SUFFIX_ROOM);
-}
 
 /** The first `end` UTF-16 code units of a name (one fewer where the last would be half a pair). */
 function cutAt(name: string, end: number): string {
@@ -182,7 +187,7 @@ function cutAt(name: string, end: number): string {
  * at most MAX_CHANNEL_NAME_CHARS, not a copy of that megabyte.
  */
 export function fieldName(structure: string, field: string): string {
-  const room = MAX_CHANNEL_NAME_CHARS - SUFFIX_ROOM;
+  const room = MAX_KEPT_NAME_CHARS;
   if (structure.length + 1 + field.length <= room) return `${structure}.${field}`;
   const own = cutAt(field, Math.max(Math.floor(room / 2), room - 1 - structure.length));
   return `${cutAt(structure, room - 1 - own.length)}.${own}`;

@@ -1,5 +1,6 @@
 import { CorruptDataFileError, NotADataFileError, openDataFile } from '../src';
 import { readFixture, sha256, SHA256 } from './fixtures';
+import { MAX_KEPT_NAME_CHARS } from '../src/model';
 
 describe('CSV reader', () => {
   describe('generic layout (csv_sample.csv, irregular)', () => {
@@ -172,7 +173,7 @@ describe('CSV reader', () => {
     it('when a header field before the Time column is an unclosed bracket of 20,000 spaces, then it is a channel with no unit, named as written up to the longest name a read can ask for', () => {
       const field = `t(${' '.repeat(20_000)}x`;
       const file = openDataFile(encode(`${field},Time\n0,1\n`));
-      const name = field.slice(0, 16_383 - 16);
+      const name = field.slice(0, MAX_KEPT_NAME_CHARS);
       expect(file.channels.map((c) => [c.name, c.unit])).toEqual([[name, '']]);
       expect(Array.from(file.readChannel(name).samples)).toEqual([0]);
     });
@@ -186,7 +187,7 @@ describe('CSV reader', () => {
 
     it('when a header field is a name and 400,000 `(`, then it is a channel with no unit named as written (up to the longest name a read can ask for); closed by `]`, the name and the `(`s as its unit', () => {
       const field = `a${'('.repeat(400_000)}`;
-      expect(openDataFile(encode(`Time,${field}\n0,1\n`)).channels.map((c) => [c.name, c.unit])).toEqual([[field.slice(0, 16_383 - 16), '']]);
+      expect(openDataFile(encode(`Time,${field}\n0,1\n`)).channels.map((c) => [c.name, c.unit])).toEqual([[field.slice(0, MAX_KEPT_NAME_CHARS), '']]);
       expect(openDataFile(encode(`Time,${field}]\n0,1\n`)).channels.map((c) => [c.name, c.unit])).toEqual([['a', '('.repeat(399_999)]]);
     });
 

@@ -1,5 +1,5 @@
 import { openDataFile } from '../src';
-import { fieldName, MAX_CHANNEL_NAME_CHARS, uniqueName } from '../src/model';
+import { fieldName, MAX_CHANNEL_NAME_CHARS, MAX_KEPT_NAME_CHARS, uniqueName } from '../src/model';
 import { BinaryView } from '../src/binary-view';
 import { buildMdf3File, buildMdf4File, type Mdf4GroupSpec, signalDataOffsets } from '../src/testing';
 
@@ -305,8 +305,20 @@ describe('channel names past what a read can name', () => {
     const names = Array.from({ length: 3000 }, () => uniqueName(long, taken));
     expect(new Set(names).size).toBe(3000);
     expect(names.every((n) => n.length <= MAX_CHANNEL_NAME_CHARS)).toBe(true);
-    expect(names[0]).toBe('x'.repeat(MAX_CHANNEL_NAME_CHARS - 16));
-    expect(names[2]).toBe(`${'x'.repeat(MAX_CHANNEL_NAME_CHARS - 16)} (3)`);
+    expect(names[0]).toBe('x'.repeat(MAX_KEPT_NAME_CHARS));
+    expect(names[2]).toBe(`${'x'.repeat(MAX_KEPT_NAME_CHARS)} (3)`);
+  });
+
+  test.each([16_383, 16_368, MAX_KEPT_NAME_CHARS + 1])('when 2,000 channels carry one name of %i characters (at or just under what a read may name), then they are cut so that each, suffix included, and a cache key of it stay hashable by their characters', (length) => {
+    const taken = new Set<string>();
+    const names = Array.from({ length: 2000 }, () => uniqueName('y'.repeat(length), taken));
+    expect(new Set(names).size).toBe(2000);
+    // A name of 16,368 to 16,383 characters was kept whole, so its " (n)" copies were past 16,383: V8 hashes such a
+    // string by its length alone, and 6,000 of them took minutes to open. A key of the content hash and the name too.
+    expect(Math.max(...names.map((n) => n.length)) + 128).toBeLessThanOrEqual(MAX_CHANNEL_NAME_CHARS);
+    expect(names[0]).toBe('y'.repeat(MAX_KEPT_NAME_CHARS));
+    expect(names[1999]).toBe(`${'y'.repeat(MAX_KEPT_NAME_CHARS)} (2000)`);
+    expect(uniqueName('z'.repeat(MAX_KEPT_NAME_CHARS), new Set())).toBe('z'.repeat(MAX_KEPT_NAME_CHARS));
   });
 
   test('when a structure with a 1,000,000-character name has 500 fields, then each field is the cut structure name and its own, distinct, at most 16,383 characters', () => {
@@ -316,22 +328,22 @@ describe('channel names past what a read can name', () => {
     expect(names).toHaveLength(501);
     expect(names.every((n) => n.length <= MAX_CHANNEL_NAME_CHARS)).toBe(true);
     // Each field keeps its own name after the structure's (cut to make room), not a " (n)" of one cut prefix.
-    expect(names.slice(1, 4)).toEqual(['f0', 'f1', 'f2'].map((f) => `${'P'.repeat(MAX_CHANNEL_NAME_CHARS - 16 - 1 - f.length)}.${f}`));
+    expect(names.slice(1, 4)).toEqual(['f0', 'f1', 'f2'].map((f) => `${'P'.repeat(MAX_KEPT_NAME_CHARS - 1 - f.length)}.${f}`));
     expect(names[500]?.endsWith('.f499')).toBe(true);
     expect(new Set(names).size).toBe(501);
   });
 
   test('when a field\'s own name is longer than a channel name may be, then it keeps half the room and the structure\'s name the rest', () => {
-    const room = MAX_CHANNEL_NAME_CHARS - 16;
+    const room = MAX_KEPT_NAME_CHARS;
     expect(fieldName('S', 'f'.repeat(100_000))).toBe(`S.${'f'.repeat(room - 2)}`);
     expect(fieldName('S'.repeat(100_000), 'f'.repeat(100_000))).toBe(`${'S'.repeat(room - 1 - Math.floor(room / 2))}.${'f'.repeat(Math.floor(room / 2))}`);
     expect(fieldName('Wheel', 'FL')).toBe('Wheel.FL');
   });
 
   test('when a long name is cut where a character takes two UTF-16 units, then the cut does not split it', () => {
-    const name = 'a'.repeat(MAX_CHANNEL_NAME_CHARS - 17) + '😀' + 'b'.repeat(100);
+    const name = 'a'.repeat(MAX_KEPT_NAME_CHARS - 1) + '😀' + 'b'.repeat(100);
     const cut = uniqueName(name, new Set());
-    expect(cut).toBe('a'.repeat(MAX_CHANNEL_NAME_CHARS - 17));
+    expect(cut).toBe('a'.repeat(MAX_KEPT_NAME_CHARS - 1));
     expect(uniqueName('Speed', new Set())).toBe('Speed');
   });
 });

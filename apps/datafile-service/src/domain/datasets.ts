@@ -20,6 +20,8 @@ export interface DatasetReading {
   maxLaps: number;
   /** DATAFILE_MAX_CATALOGUE_LABELS: text labels a catalogue's channels may carry together; more is a 422 (default DEFAULT_MAX_CATALOGUE_LABELS). */
   maxLabels?: number;
+  /** DATAFILE_MAX_CATALOGUE_CHARS: characters of a catalogue's names, units and labels together; more is a 422 (default DEFAULT_MAX_CATALOGUE_CHARS). */
+  maxChars?: number;
   /** MAX_IN_MEMORY_FILE_BYTES: files read whole (and an .ldx) larger than this together are a 422. */
   maxInMemoryBytes: number;
   /** LZ4_MAX_DECOMPRESSED_BYTES and LZ4_MAX_RATIO: how far an MDF4 file's compressed data blocks may unpack (a 422 past it). */
@@ -204,7 +206,7 @@ export class Datasets {
    * and their channels decoded on the pool.
    */
   private async openWhole(data: DatasetFile[], sources: ByteSource[], ldx: Uint8Array | undefined, key: string): Promise<{ file: RandomAccessDataFile; channelsJson: Uint8Array; bytes: number }> {
-    const { pool, maxChannels, maxLaps, maxLabels, maxInMemoryBytes, decompression } = this.reading;
+    const { pool, maxChannels, maxLaps, maxLabels, maxChars, maxInMemoryBytes, decompression } = this.reading;
     const total = sources.reduce((n, s) => n + s.size, 0) + (ldx?.byteLength ?? 0);
     if (total > maxInMemoryBytes) {
       const what = data.length === 1 ? `${data[0]?.fileName} is ${total} bytes` : `the group's ${data.length} files are ${total} bytes together`;
@@ -212,7 +214,7 @@ export class Datasets {
     }
     const files = await Promise.all(sources.map(sharedCopy));
     // The .ldx in shared memory too: the task goes with every channel read of the dataset, and a plain array is copied each time.
-    const task: WholeFiles = { key, files, maxChannels, maxLaps, ...(maxLabels ? { maxLabels } : {}), ...(decompression ? { decompression } : {}), ...(ldx ? { ldx: sharedBytes(ldx) } : {}) };
+    const task: WholeFiles = { key, files, maxChannels, maxLaps, ...(maxLabels ? { maxLabels } : {}), ...(maxChars ? { maxChars } : {}), ...(decompression ? { decompression } : {}), ...(ldx ? { ldx: sharedBytes(ldx) } : {}) };
     const catalogue = (await pool.run(task, { name: 'catalogue' })) as Catalogue | Refusal;
     if (isRefusal(catalogue)) throw new GroupRefusal(reviveRefusal(catalogue), catalogue.culprit);
     const { channelsJson, ...opened } = catalogue;

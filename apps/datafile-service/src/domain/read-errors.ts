@@ -22,6 +22,7 @@ export function toReadError(err: unknown): unknown {
     return new AppError(422, `The data file could not be read: ${err.message} (LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO times the file's size)`);
   }
   if (err instanceof DataFileLimitError && err.limit === 'text labels') return new AppError(422, `The data file could not be read: ${err.message} (DATAFILE_MAX_CATALOGUE_LABELS is ${err.max}: each channel's record carries its conversion's labels)`);
+  if (err instanceof DataFileLimitError && err.limit === 'characters of names, units and labels') return new AppError(422, `The data file could not be read: ${err.message} (DATAFILE_MAX_CATALOGUE_CHARS is ${err.max}: each channel's record carries its name, unit and labels, though the file may store one text for many)`);
   if (err instanceof DataFileLimitError && err.limit === 'laps') return new AppError(422, `The data file could not be read: ${err.message} (MAX_LAPS_PER_FILE is ${err.max})`);
   if (err instanceof DataFileLimitError) return new AppError(422, `The data file could not be read: ${err.message} (MAX_CHANNELS_PER_FILE is ${err.max})`);
   // V8's limit on one string (about 512 MB): the JSON answer of a read this large cannot be built. The request asked

@@ -31,6 +31,8 @@ export interface WholeFiles {
   maxLaps: number;
   /** DATAFILE_MAX_CATALOGUE_LABELS: text labels the catalogue's channels may carry together (default DEFAULT_MAX_CATALOGUE_LABELS). */
   maxLabels?: number;
+  /** DATAFILE_MAX_CATALOGUE_CHARS: characters of the catalogue's names, units and labels together (default DEFAULT_MAX_CATALOGUE_CHARS). */
+  maxChars?: number;
   decompression?: DecompressionLimits;
 }
 
@@ -39,6 +41,14 @@ export interface WholeFiles {
  * table, so one table of 65,535 texts shared by 20,000 channels would be a catalogue of gigabytes.
  */
 export const DEFAULT_MAX_CATALOGUE_LABELS = 1_000_000;
+
+/**
+ * Characters of the catalogue's channel names, units and label texts together (16 Mi). A file's blocks may share one
+ * text (every channel's unit, name or labels linking the same MDF text block): a 3 MB file can give each of 20,000
+ * channels a unit of 20,000 characters, 400 MB of metadata, copied to the service's main thread with the catalogue.
+ * Real files use a few characters per channel: 20,000 channels of 100 characters each are 2 Mi.
+ */
+export const DEFAULT_MAX_CATALOGUE_CHARS = 16 * 1024 * 1024;
 
 /**
  * The catalogue of an opened file: a DataFile without its channel reader, and the metadata record's `channels` as JSON
@@ -80,6 +90,14 @@ export function catalogueOf(task: WholeFiles): Catalogue | Refusal {
     let labels = 0;
     for (const channel of catalogue.channels) labels += channel.labels?.length ?? 0;
     if (labels > maxLabels) throw new DataFileLimitError(catalogue.format, 'text labels', maxLabels, labels);
+    // Counted here, before the catalogue is encoded or leaves the thread (a shared text counts once per use).
+    const maxChars = task.maxChars ?? DEFAULT_MAX_CATALOGUE_CHARS;
+    let chars = 0;
+    for (const channel of catalogue.channels) {
+      chars += channel.name.length + channel.unit.length + (channel.defaultLabel?.length ?? 0);
+      for (const label of channel.labels ?? []) chars += label.text.length;
+      if (chars > maxChars) throw new DataFileLimitError(catalogue.format, 'characters of names, units and labels', maxChars, chars);
+    }
     return { ...catalogue, channelsJson: new TextEncoder().encode(JSON.stringify(metadataChannels(catalogue.channels))) };
   } catch (err) {
     const refusal = asRefusal(err);

@@ -23,7 +23,7 @@ function labelled(channels: number): Uint8Array {
 
 // Each channel's catalogue record repeats its conversion's labels: DATAFILE_MAX_CATALOGUE_LABELS bounds them together.
 describe('a catalogue whose channels carry many text labels', () => {
-  const started = useDatafileStack('datafile-catalogue-labels-', {}, { datafileEnv: { DATAFILE_MAX_CATALOGUE_LABELS: '10' } });
+  const started = useDatafileStack('datafile-catalogue-labels-', {}, { datafileEnv: { DATAFILE_MAX_CATALOGUE_LABELS: '10', DATAFILE_MAX_CATALOGUE_CHARS: '400' } });
   const metadata = (id: string) => fetch(`${started.base}/RunSheets/${id}/DataFileAccess/DataFile/metadata`, { headers: started.headers });
 
   test('when a file\'s channels carry 12 labels together under a bound of 10, then 422 naming DATAFILE_MAX_CATALOGUE_LABELS; 8 labels are read', async () => {
@@ -36,5 +36,18 @@ describe('a catalogue whose channels carry many text labels', () => {
     const read = await metadata(within);
     expect(read.status).toBe(200);
     expect(((await read.json()) as { channels: { name: string }[] }).channels.map((c) => c.name)).toEqual(['Mode 0', 'Mode 1']);
+  }, 60_000);
+
+  // A file may store one text for many channels (an MDF text block every unit links to): the catalogue repeats it in
+  // each channel's record, so its characters are counted per channel, names, units and labels together.
+  test('when the channels\' names, units and labels are more characters together than DATAFILE_MAX_CATALOGUE_CHARS, then 422 naming it', async () => {
+    const unit = 'u'.repeat(150);
+    const records = new Uint8Array(2 * 3);
+    const wordy = buildMdf4File({ groups: [{ dataBytes: 3, cycleCount: 2, records, channels: [0, 1, 2].map((c) => ({ name: `Wide ${c}`, unit, dataType: 0, bitCount: 8, byteOffset: c })) }] });
+    const refused = await metadata(await started.attached.entityWithFile('DataFile', 'wordy.mf4', wordy));
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { detail: string }).detail).toBe(
+      "wordy.mf4: The data file could not be read: mdf4 has 468 characters of names, units and labels; at most 400 are read (DATAFILE_MAX_CATALOGUE_CHARS is 400: each channel's record carries its name, unit and labels, though the file may store one text for many)",
+    );
   }, 60_000);
 });
