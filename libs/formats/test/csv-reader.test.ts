@@ -1,4 +1,4 @@
-import { CorruptDataFileError, NotADataFileError, openDataFile } from '../src';
+import { CorruptDataFileError, DataFileLimitError, NotADataFileError, openDataFile } from '../src';
 import { readFixture, sha256, SHA256 } from './fixtures';
 import { MAX_KEPT_NAME_CHARS } from '../src/model';
 
@@ -169,6 +169,32 @@ describe('CSV reader', () => {
   // a hang fails the test at its timeout), and answers as those patterns did.
   describe('hostile header fields and cells', () => {
     const encode = (text: string) => new TextEncoder().encode(text);
+
+    /** `head`, then `fields` empty fields of one byte each and a newline, then `tail`: a line of millions of fields without a string of it. */
+    function wide(head: string, fields: number, tail: string): Uint8Array {
+      const start = Buffer.from(head);
+      const end = Buffer.from(`\n${tail}`);
+      const bytes = Buffer.alloc(start.length + fields + end.length, 0x2c);
+      start.copy(bytes, 0);
+      end.copy(bytes, start.length + fields);
+      return bytes;
+    }
+
+    it('when a header has 20 million fields (a 20 MB line), then it is refused for its channels before it is split, and a file of as many channels as the bound allows opens', () => {
+      expect(() => openDataFile(wide('Time,a', 20_000_000, '0,1\n'))).toThrow(new DataFileLimitError('csv', 'channels', 20_000, 20_001));
+      expect(() => openDataFile(encode('Time,A,B,C\n0,1,2,3\n'), { maxChannels: 2 })).toThrow('csv has more than 2 channels; at most 2 are read');
+      expect(openDataFile(encode('Time,A,B\n0,1,2\n'), { maxChannels: 2 }).channels.map((c) => c.name)).toEqual(['A', 'B']);
+    });
+
+    it('when a MoTeC CSV preamble row or its units row has 20 million fields, then it is refused for its channels before it is split', () => {
+      expect(() => openDataFile(wide('Format,MoTeC CSV File\nVenue', 20_000_000, 'Time,A\n'))).toThrow(new DataFileLimitError('motec-csv', 'channels', 20_000, 20_001));
+      expect(() => openDataFile(wide('Format,MoTeC CSV File\nTime,A\ns', 20_000_000, '0,1\n'))).toThrow(new DataFileLimitError('motec-csv', 'channels', 20_000, 20_001));
+    });
+
+    it('when the row after the header has 20 million fields, then it is no unit row: the file opens with its header\'s channels', () => {
+      const file = openDataFile(wide('Time,A\n0', 20_000_000, '1,2\n'));
+      expect(file.channels.map((c) => [c.name, c.unit])).toEqual([['A', '']]);
+    });
 
     it('when a header field before the Time column is an unclosed bracket of 20,000 spaces, then it is a channel with no unit, named as written up to the longest name a read can ask for', () => {
       const field = `t(${' '.repeat(20_000)}x`;

@@ -1,5 +1,5 @@
 import { toNanosecond } from '@pitwall/channels';
-import { CorruptDataFileError } from '../errors';
+import { CorruptDataFileError, DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE } from '../errors';
 import {
   boundariesOfLapChannels,
   isRunningLapTimeUnit,
@@ -15,7 +15,7 @@ import {
   uniqueName,
 } from '../model';
 import { timeHeader, unitInName } from './csv-header';
-import { countRows, decimalOf, DECIMAL_POINT, isBlankLine, lineEnd, parseNumber, scanColumn, splitLine } from './csv-text';
+import { countFields, countRows, decimalOf, DECIMAL_POINT, isBlankLine, lineEnd, parseNumber, scanColumn, splitLine } from './csv-text';
 
 /** Where the parts of a CSV file are, found from its first lines. */
 export interface CsvLayout {
@@ -34,21 +34,30 @@ export interface CsvLayout {
 const SNIFF_BYTES = 4096;
 const MAX_PREAMBLE_LINES = 100;
 
-/** A text file whose header has a time column (or a MoTeC CSV preamble); null when the bytes are not such a CSV. */
-export function sniffCsv(bytes: Uint8Array): CsvLayout | null {
+/**
+ * A text file whose header has a time column (or a MoTeC CSV preamble); null when the bytes are not such a CSV. A
+ * header of more than `maxChannels` channels besides its time column is a DataFileLimitError before it is split (its
+ * fields counted, not made: a 57 MB header of 20 million fields had run a gigabyte heap out of memory).
+ */
+export function sniffCsv(bytes: Uint8Array, maxChannels = DEFAULT_MAX_CHANNELS_PER_FILE): CsvLayout | null {
+  const maxFields = maxChannels + 1;
   let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   for (let i = start; i < Math.min(bytes.length, SNIFF_BYTES); i++) {
     const b = bytes[i];
     if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return null; // binary, not text
   }
   const firstEnd = lineEnd(bytes, start);
-  const first = splitLine(bytes, start, firstEnd, 0x2c);
-  if (first[0] === 'Format' && first.some((f) => /MoTeC CSV/i.test(f))) return motecLayout(bytes, start);
+  // A MoTeC CSV's first line is a short preamble row; a longer one is a header, counted below.
+  if (countFields(bytes, start, firstEnd, 0x2c, maxFields + 1) <= maxFields) {
+    const first = splitLine(bytes, start, firstEnd, 0x2c);
+    if (first[0] === 'Format' && first.some((f) => /MoTeC CSV/i.test(f))) return motecLayout(bytes, start, maxFields);
+  }
 
   while (start < bytes.length && isBlankLine(bytes, start, lineEnd(bytes, start), 0x2c)) start = lineEnd(bytes, start) + 1;
   const end = lineEnd(bytes, start);
   const delimiter = pickDelimiter(bytes, start, end);
   if (delimiter === 0) return null;
+  refuseWide('csv', countFields(bytes, start, end, delimiter, maxFields + 1), maxChannels);
   const header = splitLine(bytes, start, end, delimiter);
   // A time column's header: `Time`, `Timestamp` or `t`, or the word for time of the locales that write decimal commas (`Zeit`, `Temps`, `Tiempo`, `Tempo`), with an optional unit.
   const timeColumn = header.findIndex((h) => timeHeader(h) !== null);
@@ -64,7 +73,8 @@ export function sniffCsv(bytes: Uint8Array): CsvLayout | null {
   const decimal = decimalOf(bytes, dataStart, delimiter);
   // A second row that is not a number in the time column is a unit row.
   const nextEnd = lineEnd(bytes, dataStart);
-  if (dataStart < bytes.length) {
+  // A row of more fields than the header is no unit row (and is not split: the columns are scanned where they are).
+  if (dataStart < bytes.length && countFields(bytes, dataStart, nextEnd, delimiter, names.length + 1) <= names.length) {
     const next = splitLine(bytes, dataStart, nextEnd, delimiter);
     const time = new TextEncoder().encode(next[timeColumn] ?? '');
     if (next[timeColumn] !== undefined && next[timeColumn].trim() !== '' && Number.isNaN(parseNumber(time, 0, time.length, decimal))) {
@@ -86,15 +96,18 @@ function pickDelimiter(bytes: Uint8Array, start: number, end: number): number {
   return best;
 }
 
-function motecLayout(bytes: Uint8Array, from: number): CsvLayout {
+function motecLayout(bytes: Uint8Array, from: number, maxFields: number): CsvLayout {
   const preamble = new Map<string, string[]>();
   let start = from;
   for (let line = 0; start < bytes.length && line < MAX_PREAMBLE_LINES; line++) {
     const end = lineEnd(bytes, start);
+    refuseWide('motec-csv', countFields(bytes, start, end, 0x2c, maxFields + 1), maxFields - 1);
     const fields = splitLine(bytes, start, end, 0x2c);
     if (fields[0] === 'Time') {
       const unitsEnd = lineEnd(bytes, end + 1);
-      const units = splitLine(bytes, Math.min(end + 1, bytes.length), unitsEnd, 0x2c);
+      const unitsStart = Math.min(end + 1, bytes.length);
+      refuseWide('motec-csv', countFields(bytes, unitsStart, unitsEnd, 0x2c, maxFields + 1), maxFields - 1);
+      const units = splitLine(bytes, unitsStart, unitsEnd, 0x2c);
       return { kind: 'motec-csv', delimiter: 0x2c, decimal: DECIMAL_POINT, names: fields, units: fields.map((_, i) => units[i] ?? ''), timeColumn: 0, dataStart: unitsEnd + 1, preamble };
     }
     if (fields[0]) preamble.set(fields[0], fields.slice(1));
@@ -103,6 +116,11 @@ function motecLayout(bytes: Uint8Array, from: number): CsvLayout {
     start = end + 1;
   }
   throw new CorruptDataFileError('motec-csv', 'no "Time" header row after the preamble', start);
+}
+
+/** A line of more fields than a time column and `maxChannels` channels: refused before it is split. */
+function refuseWide(kind: 'csv' | 'motec-csv', fields: number, maxChannels: number): void {
+  if (fields > maxChannels + 1) throw new DataFileLimitError(kind, 'channels', maxChannels, fields - 1);
 }
 
 /** A time column's unit other than seconds (the micro sign and the Greek mu both spell µs). */

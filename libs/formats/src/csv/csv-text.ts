@@ -62,6 +62,21 @@ export function splitLine(bytes: Uint8Array, start: number, end: number, delimit
   return fields;
 }
 
+/**
+ * How many fields `splitLine` would make of the line, counted up to `upTo` (then `upTo` is returned): delimiters outside
+ * quotes, without making any string, so a header of millions of fields is refused before it is split.
+ */
+export function countFields(bytes: Uint8Array, start: number, end: number, delimiter: number, upTo: number): number {
+  let fields = 1;
+  let quoted = false;
+  for (let i = start; i < end && fields < upTo; i++) {
+    const b = bytes[i];
+    if (b === QUOTE) quoted = !quoted;
+    else if (b === delimiter && !quoted) fields++;
+  }
+  return fields;
+}
+
 export function isBlankLine(bytes: Uint8Array, start: number, end: number, delimiter: number): boolean {
   for (let i = start; i < end; i++) {
     const b = bytes[i];
