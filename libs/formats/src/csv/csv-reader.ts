@@ -15,7 +15,7 @@ import {
   uniqueName,
 } from '../model';
 import { timeHeader, unitInName } from './csv-header';
-import { countFields, countRows, decimalOf, DECIMAL_POINT, isBlankLine, lineEnd, parseNumber, scanColumn, splitLine } from './csv-text';
+import { CHECKPOINT_FIELDS, countFields, countRows, type CsvFieldIndex, decimalOf, DECIMAL_POINT, indexFields, isBlankLine, lineEnd, parseNumber, scanColumn, splitLine } from './csv-text';
 
 /** Where the parts of a CSV file are, found from its first lines. */
 export interface CsvLayout {
@@ -148,6 +148,10 @@ export function readCsvFile(bytes: Uint8Array, layout: CsvLayout, maxLaps?: numb
   const base = detectTimeBase(timestamps, 0.2);
   const taken = new Set<string>();
   const sources: ChannelSource[] = [];
+  // A wide file's columns are read from checkpoints (indexed at the first read), not from each row's start.
+  let index: CsvFieldIndex | undefined;
+  const wide = layout.names.length > CHECKPOINT_FIELDS;
+  const indexed = () => (wide ? (index ??= indexFields(bytes, layout.dataStart, layout.delimiter, rows, layout.names.length)) : undefined);
   layout.names.forEach((columnName, column) => {
     if (column === layout.timeColumn || columnName === '') return;
     const name = uniqueName(columnName, taken);
@@ -157,7 +161,7 @@ export function readCsvFile(bytes: Uint8Array, layout: CsvLayout, maxLaps?: numb
       read: () => {
         const samples = new Float64Array(rows);
         const gaps = new Uint8Array(rows);
-        scanColumn(bytes, layout.dataStart, layout.delimiter, column, samples, gaps, layout.decimal);
+        scanColumn(bytes, layout.dataStart, layout.delimiter, column, samples, gaps, layout.decimal, indexed());
         const time = base.time.kind === 'implicit' ? base.time : { kind: 'explicit' as const, timestamps: timestamps.slice() };
         return { name, unit: info.unit, frequency: info.frequency, dimension: 1, samples, time, ...(gaps.includes(1) ? { gaps } : {}) };
       },

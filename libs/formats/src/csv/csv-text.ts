@@ -153,7 +153,8 @@ export function parseNumber(bytes: Uint8Array, start: number, end: number, decim
  * Parses column `column` of every non-blank line from `from` into `out` (`decimal`: the file's decimal separator);
  * empty or non-numeric cells become NaN with a gap flag. Returns the number of rows written (never more than out.length).
  */
-export function scanColumn(bytes: Uint8Array, from: number, delimiter: number, column: number, out: Float64Array, gaps: Uint8Array | null, decimal = DECIMAL_POINT): number {
+export function scanColumn(bytes: Uint8Array, from: number, delimiter: number, column: number, out: Float64Array, gaps: Uint8Array | null, decimal = DECIMAL_POINT, index?: CsvFieldIndex): number {
+  if (index) return scanIndexedColumn(bytes, delimiter, column, out, gaps, decimal, index);
   let row = 0;
   for (let start = from; start < bytes.length && row < out.length; ) {
     const end = lineEnd(bytes, start);
@@ -179,6 +180,84 @@ export function scanColumn(bytes: Uint8Array, from: number, delimiter: number, c
     start = end + 1;
   }
   return row;
+}
+
+/** Fields between two checkpoints of a `CsvFieldIndex`: a column is found by scanning at most this many fields of a row. */
+export const CHECKPOINT_FIELDS = 64;
+
+/**
+ * Where each data row ends, and where every CHECKPOINT_FIELDS-th field of it starts (row-major, `stride` a row): made in
+ * one pass over the file, so that reading a column scans each row from the checkpoint before it instead of from its
+ * start. Without it a file of 20,000 columns cost a pass over the whole file per channel read (95 ms for 800 samples
+ * of a 30 MB file), which no sample budget saw. A checkpoint past a row's last field is the row's end.
+ */
+export interface CsvFieldIndex {
+  rows: number;
+  stride: number;
+  ends: Uint32Array | Float64Array;
+  checkpoints: Uint32Array | Float64Array;
+}
+
+/** The field index of the data rows from `from` (the rows `scanColumn` reads), for a file of `columns` columns. */
+export function indexFields(bytes: Uint8Array, from: number, delimiter: number, rows: number, columns: number): CsvFieldIndex {
+  const stride = Math.ceil(columns / CHECKPOINT_FIELDS);
+  const Positions = bytes.length <= 0xffffffff ? Uint32Array : Float64Array;
+  const ends = new Positions(rows);
+  const checkpoints = new Positions(rows * stride);
+  let row = 0;
+  for (let start = from; start < bytes.length && row < rows; ) {
+    const end = lineEnd(bytes, start);
+    if (!isBlankLine(bytes, start, end, delimiter)) {
+      const base = row * stride;
+      checkpoints[base] = start;
+      let field = 0;
+      let next = CHECKPOINT_FIELDS;
+      let quoted = false;
+      for (let i = start; i < end && field < columns; i++) {
+        const b = bytes[i];
+        if (b === QUOTE) quoted = !quoted;
+        else if (b === delimiter && !quoted && ++field === next && field < columns) {
+          checkpoints[base + field / CHECKPOINT_FIELDS] = i + 1;
+          next += CHECKPOINT_FIELDS;
+        }
+      }
+      // A row of fewer fields: its missing checkpoints are its end (their columns read as gaps).
+      for (let k = Math.floor(field / CHECKPOINT_FIELDS) + 1; k < stride; k++) checkpoints[base + k] = end;
+      ends[row] = end;
+      row++;
+    }
+    start = end + 1;
+  }
+  return { rows: row, stride, ends, checkpoints };
+}
+
+function scanIndexedColumn(bytes: Uint8Array, delimiter: number, column: number, out: Float64Array, gaps: Uint8Array | null, decimal: number, index: CsvFieldIndex): number {
+  // A column past the indexed ones (a row wider than the header) is scanned on from the last checkpoint.
+  const k = Math.min(Math.floor(column / CHECKPOINT_FIELDS), index.stride - 1);
+  const rows = Math.min(index.rows, out.length);
+  for (let row = 0; row < rows; row++) {
+    const end = index.ends[row] as number;
+    let fieldStart = index.checkpoints[row * index.stride + k] as number;
+    let field = k * CHECKPOINT_FIELDS;
+    let quoted = false;
+    let i = fieldStart;
+    // A checkpoint at the row's end after fewer fields: no such column in this row.
+    if (fieldStart >= end && field > 0) field = -1;
+    else
+      for (; i < end; i++) {
+        const b = bytes[i];
+        if (b === QUOTE) quoted = !quoted;
+        else if (b === delimiter && !quoted) {
+          if (field === column) break;
+          field++;
+          fieldStart = i + 1;
+        }
+      }
+    const value = field === column ? parseNumber(bytes, fieldStart, i, decimal) : NaN;
+    out[row] = value;
+    if (gaps && value !== value) gaps[row] = 1;
+  }
+  return rows;
 }
 
 /** Non-blank lines from `from` to the end: an upper bound on the data rows, counted before allocating. */
