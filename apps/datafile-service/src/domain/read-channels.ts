@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import type { TaskPool } from './fair-pool';
 import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer, type StreamWatch } from '@pitwall/bus';
-import { resolveScope, scopeSampleRange, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache, type TimeBase } from '@pitwall/formats';
+import { resolveScope, scopeSampleRange, sliceStored, type ChannelInfo, type ChannelLabel, type StoredChannel, type StoredChannelCache, type TimeBase } from '@pitwall/formats';
 import { ARROW_FILE_MEDIA_TYPE, ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
 import { ChannelSuggester, CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries, type ParameterUse } from '@pitwall/channels';
 import { isDiscreteChannel } from '@pitwall/laps';
@@ -178,6 +178,18 @@ function fileMetadata(file: OpenDataset['file']): Record<string, string> {
 }
 
 /**
+ * A text conversion's labels as JSON, made once per catalogue's table (the catalogue is kept with its dataset): their
+ * characters are bounded with the catalogue's (DATAFILE_MAX_CATALOGUE_CHARS), and each Arrow read of the channel used
+ * to stringify them again on the event loop.
+ */
+const labelsJsonOf = new WeakMap<readonly ChannelLabel[], string>();
+function labelsJson(labels: readonly ChannelLabel[]): string {
+  let json = labelsJsonOf.get(labels);
+  if (json === undefined) labelsJsonOf.set(labels, (json = JSON.stringify(labels)));
+  return json;
+}
+
+/**
  * What the catalogue says of a channel beyond its unit and conversion: its storage type, a text or byte channel's
  * kind, an array's shape, the labels of a text conversion and, for a math channel reading param(), the parameters it
  * used (JSON, as the JSON record has them).
@@ -187,7 +199,7 @@ function catalogueMetadata(info: ChannelInfo, parameters: readonly ParameterUse[
     dataType: info.dataType,
     ...(info.kind ? { kind: info.kind } : {}),
     ...(info.shape ? { shape: JSON.stringify(info.shape) } : {}),
-    ...(info.labels ? { labels: JSON.stringify(info.labels) } : {}),
+    ...(info.labels ? { labels: labelsJson(info.labels) } : {}),
     ...(info.defaultLabel !== undefined ? { defaultLabel: info.defaultLabel } : {}),
     ...(parameters.length ? { parameters: JSON.stringify(parameters) } : {}),
   };
