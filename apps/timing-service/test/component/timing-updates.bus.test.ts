@@ -236,8 +236,8 @@ describe('timing updates by index (timing-service and entity-service in-process,
     await holder.connect();
     try {
       // The key the entity-service locks a car's timing updates under (lockTimingCar, timingCarLocksSql).
-      const key = [f.ids.sessionId.toLowerCase(), f.ids.carId.toLowerCase()];
-      await holder.query(`SELECT pg_advisory_lock(hashtext('entity.timing:' || $1 || ':' || $2))`, key);
+      const key = [f.caller.accountId.toLowerCase(), f.ids.sessionId.toLowerCase(), f.ids.carId.toLowerCase()];
+      await holder.query(`SELECT pg_advisory_lock(hashtext('entity.timing:' || $1 || ':' || $2 || ':' || $3))`, key);
       let answered = false;
       const pending = update(f, 'Laps', { stintLapNumber: 1, properties: [{ name: 'LapTime', value: '88.8' }] }).then((lap) => {
         answered = true;
@@ -246,7 +246,7 @@ describe('timing updates by index (timing-service and entity-service in-process,
       await new Promise((r) => setTimeout(r, 300));
       expect(answered).toBe(false);
       expect(await runSheets(f)).toEqual([]);
-      await holder.query(`SELECT pg_advisory_unlock(hashtext('entity.timing:' || $1 || ':' || $2))`, key);
+      await holder.query(`SELECT pg_advisory_unlock(hashtext('entity.timing:' || $1 || ':' || $2 || ':' || $3))`, key);
       expect((await pending).Parameters['LapTime']).toBe(88.8);
     } finally {
       await holder.end();
