@@ -83,6 +83,9 @@ export function parseAllowList(text: string): AllowEntry[] {
     .map(parseEntry);
 }
 
+/** Public unicast addresses that serve a cloud host's own endpoints to the machines on it. */
+const CLOUD_HOST_ENDPOINTS: ReadonlySet<string> = new Set(['168.63.129.16']);
+
 /**
  * The range an address belongs to when it is one the policy refuses by default (`loopback`, `private`, `linkLocal`,
  * `carrierGradeNat`, `multicast`, `unspecified`, `broadcast`, `reserved`, `uniqueLocal`, the IPv6 translation
@@ -91,6 +94,9 @@ export function parseAllowList(text: string): AllowEntry[] {
  */
 export function refusedRange(address: string): string | null {
   const parsed = canonical(address);
+  // A cloud's host endpoint on a public unicast address (Azure's WireServer and guest agent at 168.63.129.16): refused
+  // as the link-local metadata addresses are, unless EGRESS_ALLOW names it.
+  if (parsed.kind() === 'ipv4' && CLOUD_HOST_ENDPOINTS.has(parsed.toString())) return 'cloudHostEndpoint';
   const range = parsed.range();
   // `::a.b.c.d` (::/96 but :: and ::1): the IPv4-compatible addresses RFC 4291 deprecated; ipaddr.js calls them unicast.
   if (range === 'unicast' && parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return 'ipv4Compatible';

@@ -1,4 +1,4 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { lookup as dnsLookup, Resolver } from 'node:dns/promises';
 import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
@@ -11,9 +11,48 @@ export interface ResolvedAddress {
 }
 
 /** Resolves a host name to its addresses; the system resolver unless a test maps names itself. */
-export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
+export type Lookup = (hostname: string, signal?: AbortSignal) => Promise<ResolvedAddress[]>;
 
-export const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+/** Host-file lookups (the system's getaddrinfo, on libuv's thread pool) in flight at once, stuck ones included. */
+const MAX_HOSTS_LOOKUPS = 2;
+let hostsLookups = 0;
+
+/**
+ * The system's resolution of a name: its DNS answers (A and AAAA) through c-ares, which runs on the event loop, not on
+ * libuv's four-thread pool. getaddrinfo held a pool thread until the system resolver gave up (5 to 10 s and more)
+ * after the request's own timeout had, so a name whose servers never answer, asked for a few times a second (a
+ * profile's BaseUrl, a callback), took every thread: every account's outbound calls, and in `npm start` file reads,
+ * waited behind it. Abandoned at the timeout, a query is cancelled. A name DNS answered for without an address
+ * (ENOTFOUND, ENODATA: `localhost`, a name of /etc/hosts, one only a search domain completes) is looked up by the
+ * system then, at most MAX_HOSTS_LOOKUPS at once; a name whose servers did not answer (ETIMEOUT) is not.
+ */
+export function systemLookupWith(options: { servers?: string[] } = {}): Lookup {
+  return async (hostname, signal?: AbortSignal) => {
+    const resolver = new Resolver({ tries: 2 });
+    if (options.servers) resolver.setServers(options.servers);
+    const cancel = () => resolver.cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+      const found = [...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []), ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : [])];
+      if (found.length > 0) return found;
+      const failures = [v4, v6].flatMap((r) => (r.status === 'rejected' ? [r.reason as { code?: string }] : []));
+      // A server that did not answer is not asked again through the thread pool: that is the wait this avoids.
+      if (signal?.aborted || failures.some((f) => f.code === 'ETIMEOUT' || f.code === 'ECANCELLED')) throw failures[0] ?? Object.assign(new Error('no address'), { code: 'ETIMEOUT' });
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+    if (hostsLookups >= MAX_HOSTS_LOOKUPS) throw Object.assign(new Error('too many host lookups at once'), { code: 'EAI_AGAIN' });
+    hostsLookups++;
+    try {
+      return await dnsLookup(hostname, { all: true, verbatim: true });
+    } finally {
+      hostsLookups--;
+    }
+  };
+}
+
+export const systemLookup: Lookup = systemLookupWith();
 
 export interface EgressSettings {
   /** EGRESS_ALLOW: hosts, addresses and CIDR ranges (each with an optional port) outside public unicast that may be reached. */
@@ -164,11 +203,16 @@ export class Egress {
 
   private async resolve(host: string): Promise<ResolvedAddress[]> {
     let timer: NodeJS.Timeout | undefined;
+    // At the timeout the lookup is told to stop (the system lookup cancels its queries), not only abandoned.
+    const abandon = new AbortController();
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new EgressTimeout('connect', this.settings.connectTimeoutMs)), this.settings.connectTimeoutMs);
+      timer = setTimeout(() => {
+        abandon.abort();
+        reject(new EgressTimeout('connect', this.settings.connectTimeoutMs));
+      }, this.settings.connectTimeoutMs);
     });
     try {
-      return await Promise.race([this.lookup(host), timeout]);
+      return await Promise.race([this.lookup(host, abandon.signal), timeout]);
     } finally {
       clearTimeout(timer);
     }

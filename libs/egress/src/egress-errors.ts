@@ -14,10 +14,13 @@ export class AddressNotAllowed extends EgressError {
   constructor(
     /** The host as the URL gave it. */
     readonly host: string,
-    /** The refused address and its range, e.g. `127.0.0.1 (loopback)`. */
+    /** The refused address and its range, e.g. `127.0.0.1 (loopback)`: for the operator's logs, not in the message. */
     readonly refused: string,
   ) {
-    super(`address not allowed: ${host === refused.split(' ')[0] ? refused : `${host} resolves to ${refused}`}; EGRESS_ALLOW names the hosts and ranges that may be reached`);
+    // A name's resolved address stays out of the message (kept in `refused`, for the logs): the message reaches the
+    // account's users (a setup's status, a callback's last error, a 400), and an internal name's address is the
+    // service's network, not theirs to map. An address the URL gave is the user's own words.
+    super(`address not allowed: ${host === refused.split(' ')[0] ? refused : `${host} resolves to an address this service may not send requests to`}; EGRESS_ALLOW names the hosts and ranges that may be reached`);
   }
 }
 

@@ -12,6 +12,9 @@ describe('refusedRange', () => {
     ['192.168.1.1', 'private'],
     ['::ffff:10.0.0.1', 'private'],
     ['169.254.169.254', 'linkLocal'],
+    // Azure's host endpoint (WireServer, guest agent) is a public unicast address, refused all the same.
+    ['168.63.129.16', 'cloudHostEndpoint'],
+    ['::ffff:168.63.129.16', 'cloudHostEndpoint'],
     ['fe80::1', 'linkLocal'],
     ['100.64.0.1', 'carrierGradeNat'],
     ['224.0.0.1', 'multicast'],
@@ -36,6 +39,11 @@ describe('refusedRange', () => {
 });
 
 describe('AddressPolicy', () => {
+  test('when EGRESS_ALLOW names the cloud host endpoint, then it may be reached; otherwise it is refused naming it', () => {
+    expect(new AddressPolicy('').refusal('168.63.129.16', 80, '168.63.129.16')).toBe('168.63.129.16 (cloudHostEndpoint)');
+    expect(new AddressPolicy('168.63.129.16').refusal('168.63.129.16', 80, '168.63.129.16')).toBeNull();
+  });
+
   test('when EGRESS_ALLOW is empty, then loopback and private addresses are refused naming the address and its range, public ones pass', () => {
     const policy = new AddressPolicy('');
     expect(policy.refusal('localhost', 80, '127.0.0.1')).toBe('127.0.0.1 (loopback)');
