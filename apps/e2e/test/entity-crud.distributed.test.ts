@@ -74,6 +74,8 @@ describe.each(WRITABLE_TYPES.map(byName))('%s: get, list by parent ids, create, 
       [other, `the body's ${other[key]} is not the query's ${parents[key]!.toLowerCase()}`],
       [{ ...parents, [key]: 'nope' }, 'is not a GUID'],
       [{ ...parents, [key]: 42 }, 'must be a GUID string'],
+      // Two spellings of one parent: which was meant is not guessed (the last had silently won).
+      [{ ...parents, [`${key[0]!.toUpperCase()}${key.slice(1)}`]: other[key] }, 'must be given once'],
     ] as const) {
       const res = await api.create(plural, parents, { ...body, ParameterUpdates: updates({ Name: `Both ${suffix()}` }) });
       expect(res.status).toBe(400);

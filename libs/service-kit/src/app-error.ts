@@ -73,6 +73,7 @@ export function toAppError(err: unknown): AppError {
   if (isSerializedAppError(err)) return fromSerialized(err);
   if (isStatementTimeout(err)) return AppError.busy('A database statement of this request ran past DB_STATEMENT_TIMEOUT_MS and was cancelled; nothing was changed', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   if (isDatabaseBusy(err)) return AppError.busy('The database is busy with other work; retry shortly', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
+  if (isIndexRowTooLarge(err)) return AppError.badRequest('A value of this request is too long for the database to index (a value by which entities are found, such as a text parameter named EventId or CarId, may have at most about 2,700 bytes); nothing was changed');
   if (isTransactionConflict(err)) return AppError.busy('The request met a concurrent change of the same data and was rolled back; nothing was changed, retry it', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   if (isDatabaseConnectionLost(err)) return AppError.busy('The connection to the database was lost; the request was not completed, retry it', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   // A bare socket error names no source: node-postgres passes the socket's own up, and so may any other client.
@@ -174,6 +175,11 @@ function isDatabaseBusy(err: unknown): boolean {
 /** PostgreSQL cancelled the statement (SQLSTATE 57014 query_canceled): its statement_timeout, or an operator's cancel. */
 function isStatementTimeout(err: unknown): boolean {
   return err instanceof Error && (err as { code?: unknown }).code === '57014';
+}
+
+/** PostgreSQL could not index a value this long (SQLSTATE 54000 program_limit_exceeded, "index row size ... exceeds"). */
+function isIndexRowTooLarge(err: unknown): boolean {
+  return err instanceof Error && (err as { code?: unknown }).code === '54000' && /^index row (size|requires)/.test(err.message);
 }
 
 /**

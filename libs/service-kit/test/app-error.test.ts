@@ -31,6 +31,12 @@ describe('AppError', () => {
     expect(toAppError(Object.assign(new Error('syntax error'), { code: '42601' })).status).toBe(500);
   });
 
+  test('when PostgreSQL cannot index a value this long, then it is a 400 saying so, not a 500', () => {
+    const err = Object.assign(new Error('index row size 4048 exceeds btree version 4 maximum 2704 for index "entities_assoc_event"'), { code: '54000' });
+    expect(toAppError(err)).toMatchObject({ status: 400, catastrophic: false });
+    expect(toAppError(err).message).toMatch(/^A value of this request is too long for the database to index/);
+  });
+
   test('when PostgreSQL rolled the transaction back for a deadlock or a serialization failure, then it is a 503 to retry, not a 500', () => {
     const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
     const serialization = Object.assign(new Error('could not serialize access due to concurrent update'), { code: '40001' });

@@ -261,6 +261,8 @@ function liftKeys(body: Record<string, unknown>, keys: readonly string[]): { lif
   const rest: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(body)) {
     const key = canonical.get(k.toLowerCase());
+    // Two spellings of one (`eventId` and `EventId`), as of any other property: which was meant is not guessed.
+    if (key && Object.hasOwn(lifted, key)) throw AppError.badRequest('The request body is not valid', { [key]: ['must be given once'] });
     if (key) lifted[key] = v;
     else rest[k] = v;
   }
