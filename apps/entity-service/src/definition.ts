@@ -11,7 +11,7 @@ import { moveLegacyBytes, sweepAbandonedUploads, sweepUnreferencedBlobs } from '
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
 import { DEFAULT_RULE_LIMITS, VIEWER_LAYOUT_MAX_LENGTH } from './domain/type-rules';
-import { DEFAULT_MAX_READ_ENTITIES } from './domain/read-model';
+import { DEFAULT_MAX_READ_BYTES, DEFAULT_MAX_READ_ENTITIES } from './domain/read-model';
 import { DEFAULT_MAX_COPY_ENTITIES } from './domain/copy-entity';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
 
@@ -43,6 +43,8 @@ const EntityServiceConfig = z.object({
   MAX_VIEWER_LAYOUTS: intVar(DEFAULT_RULE_LIMITS.maxViewerLayouts),
   /** Entities one get, list or search may write out, nested ones and every copy of an included reference counted; more is a 413 (default 1,000,000: a run sheet of 10,000 laps with 20 sectors each is 210,001). */
   ENTITY_READ_MAX_ENTITIES: intVar(DEFAULT_MAX_READ_ENTITIES),
+  /** Bytes of JSON one get, list or search answer may hold (one bus message); more is a 413 naming it. Default 64 MiB. */
+  ENTITY_READ_MAX_BYTES: intVar(DEFAULT_MAX_READ_BYTES),
   /** Entities one create with CopyAll may copy below its source; more is a 413 naming this variable, before any is read (default 50,000). */
   ENTITY_COPY_MAX_ENTITIES: intVar(DEFAULT_MAX_COPY_ENTITIES),
   /** 0 turns the command inbox off (writes are then not idempotent): for the inbox benchmark only. */
@@ -115,6 +117,7 @@ export const entityService = defineService({
       releaseBlobs: (keys) => releaseBlobs(attachments, keys),
       ruleLimits: { maxMathChannels: config.MAX_MATH_CHANNELS, maxMathParams: config.MAX_MATH_PARAMS, maxViewerLayoutLength: config.MAX_VIEWER_LAYOUT_LENGTH, maxViewerLayouts: config.MAX_VIEWER_LAYOUTS },
       maxReadEntities: config.ENTITY_READ_MAX_ENTITIES,
+      maxReadBytes: config.ENTITY_READ_MAX_BYTES,
       maxCopyEntities: config.ENTITY_COPY_MAX_ENTITIES,
     });
     const sweep = config.ATTACHMENT_SWEEP_INTERVAL_S

@@ -56,7 +56,7 @@ export async function createEntity(ctx: StoreContext, caller: CallerContext, typ
 
     if (body.CopyAll && source) appendAll(events, await copyDescendants(q, caller.accountId, source.id, row.id, now, ctx.maxCopyEntities));
     const [entity] = await renderRows(q, caller.accountId, [row], projection, sets);
-    return { result: entityReply(entity as EntityJson, now, ctx.maxReadEntities), events };
+    return { result: entityReply(entity as EntityJson, now, ctx.maxReadEntities, ctx.maxReadBytes), events };
   });
 }
 

@@ -24,7 +24,7 @@ export async function getEntities(ctx: StoreContext, caller: CallerContext, type
   return withReadSnapshot(ctx.pool, async (q) => {
     const sets = await loadParameterSets(q, caller.accountId);
     const rows = await repo.findByIds(q, caller.accountId, type.plural, wanted);
-    return listReply(await renderRows(q, caller.accountId, rows, parseProjection(type, undefined, sets), sets), ctx.maxReadEntities);
+    return listReply(await renderRows(q, caller.accountId, rows, parseProjection(type, undefined, sets), sets), ctx.maxReadEntities, ctx.maxReadBytes);
   });
 }
 

@@ -20,6 +20,6 @@ export async function getEntity(ctx: StoreContext, caller: CallerContext, typeNa
     const row = await repo.findById(q, caller.accountId, type.plural, id);
     if (!row) throw notFound(type, id);
     const [entity] = await renderRows(q, caller.accountId, [row], projection, sets);
-    return entityReply(entity as EntityJson, row.modified_at, ctx.maxReadEntities);
+    return entityReply(entity as EntityJson, row.modified_at, ctx.maxReadEntities, ctx.maxReadBytes);
   }, scope);
 }

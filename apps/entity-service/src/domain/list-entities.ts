@@ -25,6 +25,6 @@ export async function listEntities(
     const projection = parseProjection(type, include, sets);
     const parents = await resolveParents(q, caller.accountId, type, parentIds, false);
     const rows = await repo.list(q, caller.accountId, type.plural, { parent_id: parents.parent_id ?? undefined, parent2_id: parents.parent2_id ?? undefined }, type.orderByParameter, filters);
-    return listReply(await renderRows(q, caller.accountId, rows, projection, sets), ctx.maxReadEntities);
+    return listReply(await renderRows(q, caller.accountId, rows, projection, sets), ctx.maxReadEntities, ctx.maxReadBytes);
   });
 }

@@ -142,14 +142,39 @@ export function renderAttachedFile(f: AttachedFileRow, projection: { all: boolea
   return { Id: f.id, Parameters: Object.fromEntries(Object.entries(all).filter(([k]) => projection.parameters.has(k))) };
 }
 
-/** One rendered entity as a reply: its JSON bytes, modification time and id (the gateway's headers); at most `max` entities written. */
-export function entityReply(entity: EntityJson, modifiedAt: Date, max = DEFAULT_MAX_READ_ENTITIES): RenderedReply {
-  withinReadBound([entity], max);
-  return { json: Buffer.from(JSON.stringify(entity)), lastModifiedTime: modifiedAt.toISOString(), entityId: entity.Id as string };
+/**
+ * Bytes of JSON one answer may hold (ENTITY_READ_MAX_BYTES) when the service is not told otherwise: 64 MiB. The answer
+ * travels as one bus message, which RabbitMQ refuses past its max_message_size (128 MiB in 3.13, 16 MiB by default in 4.x):
+ * refused there, the caller waited out its timeout for a 504; past V8's longest string (about 512 MB), it was a 500.
+ */
+export const DEFAULT_MAX_READ_BYTES = 64 * 1024 * 1024;
+
+/** The JSON of an answer, or a 413 when it is longer than `maxBytes` (ENTITY_READ_MAX_BYTES) or than V8 can make. */
+function answerJson(value: unknown, maxBytes: number): Buffer {
+  const tooLarge = (what: string) =>
+    new AppError(413, `This read's answer would be ${what}, more than one answer may hold (ENTITY_READ_MAX_BYTES is ${maxBytes} bytes): include fewer parameters or levels, or read the parts separately`);
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    if (err instanceof RangeError) throw tooLarge('longer than one JSON text can be here (about 512 MB)');
+    throw err;
+  }
+  // A character is at least one byte: a text this long is too large whatever it holds.
+  if (text.length > maxBytes) throw tooLarge(`at least ${text.length} bytes`);
+  const json = Buffer.from(text);
+  if (json.length > maxBytes) throw tooLarge(`${json.length} bytes`);
+  return json;
 }
 
-/** Rendered entities as a list reply; at most `max` entities written. */
-export function listReply(entities: EntityJson[], max = DEFAULT_MAX_READ_ENTITIES): RenderedReply {
+/** One rendered entity as a reply: its JSON bytes, modification time and id (the gateway's headers); at most `max` entities written, `maxBytes` long. */
+export function entityReply(entity: EntityJson, modifiedAt: Date, max = DEFAULT_MAX_READ_ENTITIES, maxBytes = DEFAULT_MAX_READ_BYTES): RenderedReply {
+  withinReadBound([entity], max);
+  return { json: answerJson(entity, maxBytes), lastModifiedTime: modifiedAt.toISOString(), entityId: entity.Id as string };
+}
+
+/** Rendered entities as a list reply; at most `max` entities written, `maxBytes` long. */
+export function listReply(entities: EntityJson[], max = DEFAULT_MAX_READ_ENTITIES, maxBytes = DEFAULT_MAX_READ_BYTES): RenderedReply {
   withinReadBound(entities, max);
-  return { json: Buffer.from(JSON.stringify(entities)) };
+  return { json: answerJson(entities, maxBytes) };
 }

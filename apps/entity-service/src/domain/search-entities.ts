@@ -27,6 +27,6 @@ export async function searchEntities(ctx: StoreContext, caller: CallerContext, t
     const sets = await loadParameterSets(q, caller.accountId);
     const projection = parseProjection(type, include, sets);
     const rows = await repo.searchByAssociations(q, caller.accountId, type.plural, filters);
-    return listReply(await renderRows(q, caller.accountId, rows, projection, sets), ctx.maxReadEntities);
+    return listReply(await renderRows(q, caller.accountId, rows, projection, sets), ctx.maxReadEntities, ctx.maxReadBytes);
   });
 }

@@ -41,6 +41,8 @@ export interface StoreContext {
   ruleLimits?: RuleLimits;
   /** Entities one get, list or search may write out, nested and repeated references counted (ENTITY_READ_MAX_ENTITIES; default DEFAULT_MAX_READ_ENTITIES). */
   maxReadEntities?: number;
+  /** ENTITY_READ_MAX_BYTES: bytes of JSON one answer may hold; more is a 413. */
+  maxReadBytes?: number;
   /** Entities one `CopyAll` may copy (ENTITY_COPY_MAX_ENTITIES; default DEFAULT_MAX_COPY_ENTITIES). */
   maxCopyEntities?: number;
 }

@@ -14,9 +14,9 @@ const database = entityTestDatabase();
 
 type Json = { Id: string; Parameters: Record<string, unknown> };
 
-async function championshipWithLoop(maxReadEntities: number) {
+async function championshipWithLoop(maxReadEntities: number, maxReadBytes?: number) {
   const outbox = createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent });
-  const store = new EntityStore(database.pool, outbox, undefined, undefined, { maxReadEntities });
+  const store = new EntityStore(database.pool, outbox, undefined, undefined, { maxReadEntities, ...(maxReadBytes ? { maxReadBytes } : {}) });
   const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'editor' };
   const create = async (type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}) =>
     (JSON.parse((await store.create(caller, type, parentIds, { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) })).json.toString('utf8')) as Json).Id;
@@ -42,6 +42,20 @@ describe('a read whose include path loops through a reference', () => {
     await expect(store.get(caller, 'Championships', championshipId, [loop(12)])).rejects.toMatchObject({ status: 413 });
     // The list and the search of the same shape are bounded too.
     await expect(store.list(caller, 'Championships', {}, [loop(3)])).rejects.toMatchObject({ status: 413 });
+  });
+
+  test('when its answer would be more bytes than ENTITY_READ_MAX_BYTES (few entities, each written many times), then 413 naming it; a smaller answer is whole', async () => {
+    const { store, caller, championshipId } = await championshipWithLoop(1_000_000, 50_000);
+    // 1,221 entities of about 100 bytes each: past 50,000 bytes, though far within the entity bound.
+    const refusal = await store.get(caller, 'Championships', championshipId, [loop(2)]).then(
+      () => undefined,
+      (err: unknown) => err as { status: number; message: string },
+    );
+    expect(refusal?.status).toBe(413);
+    expect(refusal?.message).toMatch(/^This read's answer would be (at least )?\d+ bytes, more than one answer may hold \(ENTITY_READ_MAX_BYTES is 50000 bytes\)/);
+    await expect(store.list(caller, 'Championships', {}, [loop(2)])).rejects.toMatchObject({ status: 413 });
+    const within = await store.get(caller, 'Championships', championshipId, [loop(1)]);
+    expect(within.json.length).toBeLessThanOrEqual(50_000);
   });
 
   test('when it stays within the bound, then it is answered in full, every copy of the reference written', async () => {
