@@ -19,6 +19,11 @@ export const REQUEST_LIMIT_DEFAULTS = {
   MAX_INCLUDE_PATHS: 200,
   /** Characters of one `parametersToInclude` path. */
   MAX_INCLUDE_PATH_LENGTH: 500,
+  /**
+   * Entity levels one `parametersToInclude` reads (each distinct collection or reference of its paths is one query):
+   * 200 paths of 250 levels that part near the root had made 48,000 queries of one read.
+   */
+  MAX_INCLUDE_NODES: 1_000,
   /** Channels of one batch channel read. */
   MAX_BATCH_CHANNELS: 10_000,
   /** Channels of one lap statistics read. */

@@ -1,5 +1,5 @@
 import { AppError } from '@pitwall/service-kit';
-import { ATTACHED_FILE_PARAMETERS, childTypesOf, collectionNameOf, requireEntityType, type EntityTypeDef } from '@pitwall/contracts';
+import { ATTACHED_FILE_PARAMETERS, childTypesOf, collectionNameOf, REQUEST_LIMITS, requireEntityType, type EntityTypeDef } from '@pitwall/contracts';
 import type { ParameterSet } from './parameters';
 
 /**
@@ -36,9 +36,10 @@ export function parseProjection(type: EntityTypeDef, paths: readonly string[] | 
   if (cleaned.length === 0) return empty(type, true);
   const root = empty(type, false);
   const unknown: string[] = [];
+  const levels = { count: 0 };
   for (const path of cleaned) {
     try {
-      addPath(root, path.split('.'), path, sets);
+      addPath(root, path.split('.'), path, sets, levels);
     } catch (err) {
       if (!(err instanceof UnknownPath)) throw err;
       unknown.push(path);
@@ -62,7 +63,15 @@ export function reachesTypes(projection: Projection, types: ReadonlySet<string>,
   return false;
 }
 
-function addPath(node: Projection, segments: string[], fullPath: string, sets: ParameterSets): void {
+/** Counts a new level of the projection (a collection or a reference read by one query): past MAX_INCLUDE_NODES, a 400. */
+function newLevel(levels: { count: number }): void {
+  if (++levels.count > REQUEST_LIMITS.MAX_INCLUDE_NODES) {
+    const detail = `must name at most ${REQUEST_LIMITS.MAX_INCLUDE_NODES} collections and references together (MAX_INCLUDE_NODES: each is read by a query of its own)`;
+    throw AppError.badRequest(`parametersToInclude ${detail}`, { parametersToInclude: [detail] });
+  }
+}
+
+function addPath(node: Projection, segments: string[], fullPath: string, sets: ParameterSets, levels: { count: number }): void {
   const [head, ...rest] = segments;
   if (!head) throw unknownPath(fullPath);
   if (head === '*') {
@@ -89,11 +98,12 @@ function addPath(node: Projection, segments: string[], fullPath: string, sets: P
     const name = collectionNameOf(child);
     let sub = node.collections.get(name);
     if (!sub) {
+      newLevel(levels);
       sub = empty(child, false);
       node.collections.set(name, sub);
     }
     if (rest.length === 0) sub.all = true;
-    else addPath(sub, rest, fullPath, sets);
+    else addPath(sub, rest, fullPath, sets, levels);
     return;
   }
   const reference = set.referenceByObjectName(head);
@@ -102,11 +112,12 @@ function addPath(node: Projection, segments: string[], fullPath: string, sets: P
     const objectName = reference.name.slice(0, -2);
     let entry = node.references.get(objectName);
     if (!entry) {
+      newLevel(levels);
       entry = { parameter: reference.name, projection: empty(refType, false, true) };
       node.references.set(objectName, entry);
     }
     if (rest.length === 0) entry.projection.all = true;
-    else addPath(entry.projection, rest, fullPath, sets);
+    else addPath(entry.projection, rest, fullPath, sets, levels);
     return;
   }
   const parameter = set.get(head);

@@ -58,6 +58,20 @@ describe('a read whose include path loops through a reference', () => {
     expect(within.json.length).toBeLessThanOrEqual(50_000);
   });
 
+  test('when its include paths part near the root into more than MAX_INCLUDE_NODES collections and references, then 400 naming it before any is read', async () => {
+    const { store, caller, championshipId } = await championshipWithLoop(1_000_000);
+    // Each path chooses Events.Series or Events.Other by the bits of its number, then goes on: 200 paths of 480
+    // characters, some 10,000 levels, each a query of its own (the entity count is reached only as they are read).
+    await store.create(caller, 'ParameterDefinitions', {}, { ParameterUpdates: Object.entries({ Name: 'OtherId', EntityType: 'Events', ParameterType: 'Reference', ReferencedEntityType: 'Championships' }).map(([Name, Value]) => ({ Name, Value })) });
+    const paths = Array.from({ length: 200 }, (_, i) => Array.from({ length: 32 }, (_, bit) => `Events.${(i >> bit) & 1 ? 'Other' : 'Series'}`).join('.') + '.Name');
+    const refusal = await store.get(caller, 'Championships', championshipId, paths).then(
+      () => undefined,
+      (err: unknown) => err as { status: number; message: string; errors?: Record<string, string[]> },
+    );
+    expect(refusal?.status).toBe(400);
+    expect(refusal?.errors).toEqual({ parametersToInclude: ['must name at most 1000 collections and references together (MAX_INCLUDE_NODES: each is read by a query of its own)'] });
+  });
+
   test('when it stays within the bound, then it is answered in full, every copy of the reference written', async () => {
     const { store, caller, championshipId } = await championshipWithLoop(1_000);
     const reply = JSON.parse((await store.get(caller, 'Championships', championshipId, [loop(1)])).json.toString('utf8')) as Json & { Events: (Json & { Parameters: { Series: Json & { Events: Json[] } } })[] };
