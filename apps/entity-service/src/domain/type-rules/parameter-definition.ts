@@ -7,13 +7,14 @@ import { ParameterSet, type ParameterValue } from '../parameters';
 import type { TypeRule } from './type-rule';
 
 /**
- * A custom parameter must make sense, be the only one of its name on its type, and may be neither deleted nor changed
- * in what it is while any entity holds a value of it.
+ * A custom parameter must make sense, be the only one of its name on its type, fit in the account's
+ * MAX_PARAMETER_DEFINITIONS (a 409 on create), and may be neither deleted nor changed in what it is while any entity
+ * holds a value of it.
  */
 export const parameterDefinition: TypeRule = {
-  async beforeWrite(q, accountId, { parameters, existing }) {
+  async beforeWrite(q, accountId, { parameters, existing }, limits) {
     validateParameterDefinition(parameters);
-    await checkDefinitionIsUnique(q, accountId, parameters, existing);
+    await checkDefinitionIsUnique(q, accountId, parameters, existing, limits.maxParameterDefinitions);
     if (existing && DEFINING.some((k) => !sameDefinitionField(k, existing.parameters[k], parameters[k]))) await checkNoStoredValues(q, accountId, existing, 'redefined');
   },
   async beforeDelete(q, accountId, entity) {
@@ -43,12 +44,17 @@ async function checkNoStoredValues(q: Queryable, accountId: string, definition: 
  * Two definitions of one name on one type would make the parameter's type ambiguous; so would a name that is another
  * definition's Reference object (`Bar` beside a Reference `BarId`, in either order): both would be `Parameters.Bar`.
  */
-async function checkDefinitionIsUnique(q: Queryable, accountId: string, p: Record<string, ParameterValue>, existing: EntityRow | null): Promise<void> {
+async function checkDefinitionIsUnique(q: Queryable, accountId: string, p: Record<string, ParameterValue>, existing: EntityRow | null, max: number): Promise<void> {
   const typeOf = (d: Record<string, unknown>) => String(d['EntityType'] ?? '').toLowerCase();
   const keysOf = (d: Record<string, unknown>) => parameterKeys(String(d['Name'] ?? ''), d['ParameterType'] === 'Reference');
   await repo.lockParameterDefinitions(q, accountId);
   const mine = keysOf(p);
-  const clash = (await repo.parameterDefinitions(q, accountId)).find((d) => d.id !== existing?.id && typeOf(d.parameters) === typeOf(p) && keysOf(d.parameters).some((k) => mine.includes(k)));
+  const definitions = await repo.parameterDefinitions(q, accountId);
+  // Counted under the account's lock, so two creates at once cannot both take the last place.
+  if (!existing && definitions.length >= max) {
+    throw AppError.conflict(`The account already has ${definitions.length} parameter definitions, the most it may hold (MAX_PARAMETER_DEFINITIONS is ${max}): delete one first`);
+  }
+  const clash = definitions.find((d) => d.id !== existing?.id && typeOf(d.parameters) === typeOf(p) && keysOf(d.parameters).some((k) => mine.includes(k)));
   if (!clash) return;
   const other = String(clash.parameters['Name']);
   const described = clash.parameters['ParameterType'] === 'Reference' && other.toLowerCase() !== String(p['Name']).toLowerCase() ? `${other} (whose object is ${other.slice(0, -2)})` : other;

@@ -35,12 +35,17 @@ export interface RuleLimits {
   maxViewerLayoutLength: number;
   /** Viewer layouts one account may hold (`MAX_VIEWER_LAYOUTS`): the viewer lists them all at sign-in. */
   maxViewerLayouts: number;
+  /**
+   * Custom parameter definitions one account may hold, all types together (`MAX_PARAMETER_DEFINITIONS`): every request
+   * of the account reads them all, and an entity read in full writes each of its type's.
+   */
+  maxParameterDefinitions: number;
 }
 
 /** The longest Layout MAX_VIEWER_LAYOUT_LENGTH may allow: the longest link the viewer reads (its LINK_MAX_LENGTH), so a layout saved is one it can apply. */
 export const VIEWER_LAYOUT_MAX_LENGTH = 32 * 1024;
 
-export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000, maxMathParams: DEFAULT_MAX_MATH_PARAMS, maxViewerLayoutLength: VIEWER_LAYOUT_MAX_LENGTH, maxViewerLayouts: 1000 };
+export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000, maxMathParams: DEFAULT_MAX_MATH_PARAMS, maxViewerLayoutLength: VIEWER_LAYOUT_MAX_LENGTH, maxViewerLayouts: 1000, maxParameterDefinitions: 2000 };
 
 /**
  * What one type requires beyond the generic rules, declared by name on its registry entry (`rules`) and run by the
