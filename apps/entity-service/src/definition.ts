@@ -37,6 +37,8 @@ const EntityServiceConfig = z.object({
   MAX_MATH_CHANNELS: intVar(DEFAULT_RULE_LIMITS.maxMathChannels),
   /** Custom parameter definitions one account may hold, all types together (every request reads them all); more is a 409. Default 2,000. */
   MAX_PARAMETER_DEFINITIONS: intVar(DEFAULT_RULE_LIMITS.maxParameterDefinitions),
+  /** Distinct (parent, second parent) pairs one collection update may add items under (a lock each); more is a 400. Default 1,000. */
+  MAX_COLLECTION_PAIRS: intVar(DEFAULT_RULE_LIMITS.maxCollectionPairs),
   /** Distinct parameters (param("Name")) one math channel may read through the definitions it reads; a write past it is a 400 naming this variable (default 1,024). */
   MAX_MATH_PARAMS: intVar(DEFAULT_RULE_LIMITS.maxMathParams),
   /** Characters a viewer layout's Layout may hold; more is a 400 naming this variable (default and most 32,768: the longest link the viewer reads, so a longer layout could never be applied). */
@@ -117,7 +119,7 @@ export const entityService = defineService({
       ...(beforeCommit ? { beforeCommit } : {}),
       ...(afterCommit ? { afterCommit } : {}),
       releaseBlobs: (keys) => releaseBlobs(attachments, keys),
-      ruleLimits: { maxMathChannels: config.MAX_MATH_CHANNELS, maxMathParams: config.MAX_MATH_PARAMS, maxViewerLayoutLength: config.MAX_VIEWER_LAYOUT_LENGTH, maxViewerLayouts: config.MAX_VIEWER_LAYOUTS, maxParameterDefinitions: config.MAX_PARAMETER_DEFINITIONS },
+      ruleLimits: { maxMathChannels: config.MAX_MATH_CHANNELS, maxMathParams: config.MAX_MATH_PARAMS, maxViewerLayoutLength: config.MAX_VIEWER_LAYOUT_LENGTH, maxViewerLayouts: config.MAX_VIEWER_LAYOUTS, maxParameterDefinitions: config.MAX_PARAMETER_DEFINITIONS, maxCollectionPairs: config.MAX_COLLECTION_PAIRS },
       maxReadEntities: config.ENTITY_READ_MAX_ENTITIES,
       maxReadBytes: config.ENTITY_READ_MAX_BYTES,
       maxCopyEntities: config.ENTITY_COPY_MAX_ENTITIES,

@@ -164,12 +164,13 @@ const DATABASE_BUSY_RETRY_AFTER_SECONDS = 1;
 /**
  * PostgreSQL could not take the statement now, which a retry may not meet: SQLSTATE 57P03 cannot_connect_now (also
  * what the embedded server answers when its single session stays held past its bound), 53300 too_many_connections,
+ * 53200 out_of_memory (its shared lock table full, while another transaction holds thousands of locks),
  * or node-postgres' pool giving up waiting for a connection.
  */
 function isDatabaseBusy(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
-  return code === '57P03' || code === '53300' || err.message === 'timeout exceeded when trying to connect';
+  return code === '57P03' || code === '53300' || code === '53200' || err.message === 'timeout exceeded when trying to connect';
 }
 
 /** PostgreSQL cancelled the statement (SQLSTATE 57014 query_canceled): its statement_timeout, or an operator's cancel. */

@@ -23,7 +23,8 @@ describe('AppError', () => {
   test('when the database cannot take a statement now, then it is a 503 with a Retry-After, not a 500', () => {
     const refused = Object.assign(new Error('the embedded database is busy'), { code: '57P03' });
     const full = Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
-    for (const err of [refused, full, new Error('timeout exceeded when trying to connect')]) {
+    const locks = Object.assign(new Error('out of shared memory'), { code: '53200' });
+    for (const err of [refused, full, locks, new Error('timeout exceeded when trying to connect')]) {
       const appError = toAppError(err);
       expect(appError).toMatchObject({ status: 503, catastrophic: false, retryAfterSeconds: 1 });
       expect(toProblem(appError, '/x', 't').detail).toBe('The database is busy with other work; retry shortly');

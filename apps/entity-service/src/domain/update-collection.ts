@@ -11,7 +11,7 @@ import { convertUpdates, type ConvertedUpdate, type ParameterSet, type Parameter
 import { checkEventCarEntry, type Parents } from './parents';
 import type { ParameterSets } from './projection';
 import { nextModifiedTime } from './store-context';
-import { beforeDelete, beforeWrite, rulesOf, type RuleLimits } from './type-rules';
+import { beforeDelete, beforeWrite, DEFAULT_RULE_LIMITS, rulesOf, type RuleLimits } from './type-rules';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -67,7 +67,7 @@ export async function updateCollection(
   const deleting = prepared.flatMap((p) => (p.item.Delete && p.item.Id && children.get(p.item.Id.toLowerCase())?.parent_id === owner.id ? [p.item.Id.toLowerCase()] : []));
   if (deleting.length) appendAll(deleted, await repo.deletionScope(q, accountId, deleting));
 
-  const writes = new CollectionWrites(q, accountId, childType);
+  const writes = new CollectionWrites(q, accountId, childType, ruleLimits?.maxCollectionPairs ?? DEFAULT_RULE_LIMITS.maxCollectionPairs);
   const events: EntityChangedEvent[] = [];
   for (const { item, path: itemPath, updates, conversionError, secondParentId } of prepared) {
     if (conversionError) throw conversionError;
@@ -161,6 +161,8 @@ class CollectionWrites {
     private readonly q: Queryable,
     private readonly accountId: string,
     private readonly type: EntityTypeDef,
+    /** MAX_COLLECTION_PAIRS: parent pairs whose siblings one update locks (one lock each). */
+    private readonly maxPairs: number,
   ) {
     this.hasRules = rulesOf(type).length > 0;
   }
@@ -176,6 +178,10 @@ class CollectionWrites {
   }
 
   async firstPosition(pair: string, parents: Parents): Promise<number> {
+    if (this.nextPositions.size >= this.maxPairs) {
+      const detail = `adds ${this.type.plural} under more than ${this.maxPairs} parent pairs (MAX_COLLECTION_PAIRS: each is a lock of its transaction); split it into several updates`;
+      throw AppError.badRequest(`The collection update ${detail}`, { CollectionUpdateModels: [detail] });
+    }
     await repo.lockSiblings(this.q, this.accountId, this.type.plural, parents.parent_id, parents.parent2_id);
     const last = await repo.lastSibling(this.q, this.accountId, this.type.plural, parents.parent_id, parents.parent2_id);
     const next = last ? last.position + 1 : 0;

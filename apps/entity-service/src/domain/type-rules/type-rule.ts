@@ -40,12 +40,17 @@ export interface RuleLimits {
    * of the account reads them all, and an entity read in full writes each of its type's.
    */
   maxParameterDefinitions: number;
+  /**
+   * Distinct (parent, second parent) pairs one collection update may add items under (`MAX_COLLECTION_PAIRS`): each
+   * is one lock of the transaction, and PostgreSQL's lock table holds about 12,800 for the whole cluster by default.
+   */
+  maxCollectionPairs: number;
 }
 
 /** The longest Layout MAX_VIEWER_LAYOUT_LENGTH may allow: the longest link the viewer reads (its LINK_MAX_LENGTH), so a layout saved is one it can apply. */
 export const VIEWER_LAYOUT_MAX_LENGTH = 32 * 1024;
 
-export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000, maxMathParams: DEFAULT_MAX_MATH_PARAMS, maxViewerLayoutLength: VIEWER_LAYOUT_MAX_LENGTH, maxViewerLayouts: 1000, maxParameterDefinitions: 2000 };
+export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000, maxMathParams: DEFAULT_MAX_MATH_PARAMS, maxViewerLayoutLength: VIEWER_LAYOUT_MAX_LENGTH, maxViewerLayouts: 1000, maxParameterDefinitions: 2000, maxCollectionPairs: 1000 };
 
 /**
  * What one type requires beyond the generic rules, declared by name on its registry entry (`rules`) and run by the
