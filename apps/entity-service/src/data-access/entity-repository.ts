@@ -294,6 +294,25 @@ export const entityRepository = {
     await q.query(`SELECT pg_advisory_xact_lock(hashtext('entity.type:' || $1 || ':' || $2))`, [accountId, type]);
   },
 
+  /**
+   * Of these (parent, car) pairs of entities that need their car entered in the event (`requiresEventCar`: the parent
+   * is the event, or a session of it), the cars with no EventCar there, each once: one statement for a whole copy.
+   */
+  async carsNotEntered(q: Queryable, accountId: string, pairs: { parentId: string; carId: string; parentIs: 'event' | 'session' }[]): Promise<string[]> {
+    if (pairs.length === 0) return [];
+    const { rows } = await q.query<{ car: string }>(
+      `SELECT DISTINCT x.car::text AS car
+         FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS x(parent, car, parent_is)
+         LEFT JOIN entity.entities s ON x.parent_is = 'session' AND s.id = x.parent AND s.account_id = $1
+        WHERE NOT EXISTS (SELECT 1 FROM entity.entities ec
+                           WHERE ec.account_id = $1 AND ec.type = 'EventCars' AND ec.parent2_id = x.car
+                             AND ec.parent_id = CASE WHEN x.parent_is = 'session' THEN s.parent_id ELSE x.parent END)
+        ORDER BY 1`,
+      [accountId, pairs.map((p) => p.parentId), pairs.map((p) => p.carId), pairs.map((p) => p.parentIs)],
+    );
+    return rows.map((r) => r.car);
+  },
+
   async eventCarExists(q: Queryable, accountId: string, eventId: string, carId: string): Promise<boolean> {
     const { rows } = await q.query(`SELECT 1 FROM entity.entities WHERE account_id = $1 AND type = 'EventCars' AND parent_id = $2 AND parent2_id = $3 LIMIT 1`, [accountId, eventId, carId]);
     return rows.length > 0;

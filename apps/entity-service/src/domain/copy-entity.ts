@@ -45,6 +45,18 @@ export async function copyDescendants(q: Queryable, accountId: string, fromId: s
   }
   // Parents come before children in `rows`, and one statement inserts them all, so every parent link holds.
   await repo.insertMany(q, copies);
+  // A copy under another event (a session copied into the next round) keeps its run sheets' and car data's cars: each
+  // must be entered there, as for any create of them (read after the insert: a copied session's event is its copy's).
+  const needingEntry = new Map<string, { parentId: string; carId: string; parentIs: 'event' | 'session' }>();
+  for (const row of copies) {
+    const parentIs = entityType(row.type)?.requiresEventCar;
+    if (parentIs && row.parent_id && row.parent2_id) needingEntry.set(`${row.parent_id}:${row.parent2_id}`, { parentId: row.parent_id, carId: row.parent2_id, parentIs });
+  }
+  const notEntered = await repo.carsNotEntered(q, accountId, [...needingEntry.values()]);
+  if (notEntered.length > 0) {
+    const cars = notEntered.length > 10 ? `${notEntered.slice(0, 10).join(', ')} and ${notEntered.length - 10} more` : notEntered.join(', ');
+    throw AppError.badRequest(`CopyAll would copy entities of cars not entered in the event of the copy (${cars}): add their EventCars first`, { CopyAll: [`copies entities of cars not entered in the event: ${cars}`] });
+  }
   // The attached files of the source and of every copied descendant go with the copy.
   await attachedFileRepository.copyAttachedFiles(q, accountId, [...idMap], now);
   return events;
