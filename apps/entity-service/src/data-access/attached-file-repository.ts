@@ -40,9 +40,14 @@ export interface AttachedFileRow {
 
 export type NewAttachedFile = Pick<AttachedFileRecord, 'id' | 'account_id' | 'entity_id' | 'user_id' | 'file_name' | 'custom_file_name' | 'group_name' | 'use_compression' | 'auto_download' | 'replace_existing' | 'created_time'>;
 
+/** Holds the advisory lock of `name` until the transaction ends. */
+async function lockName(q: Queryable, name: string): Promise<void> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [name]);
+}
+
 /** Serialises the reference count of one blob: adding a reference and removing the blob never interleave. */
 async function lockBlob(q: Queryable, blobKey: string): Promise<void> {
-  await q.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`blob:${blobKey}`]);
+  await lockName(q, `blob:${blobKey}`);
 }
 
 /**
@@ -51,7 +56,7 @@ async function lockBlob(q: Queryable, blobKey: string): Promise<void> {
  * record each while waiting for the other's (a deadlock PostgreSQL broke with a 500).
  */
 async function lockCustomName(q: Queryable, entityId: string, customFileName: string): Promise<void> {
-  await q.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`custom-name:${entityId}:${customFileName}`]);
+  await lockName(q, `custom-name:${entityId}:${customFileName}`);
 }
 
 /** Plain-object access to `entity.attached_files`; the blob store holds the bytes, these rows reference them by key. */

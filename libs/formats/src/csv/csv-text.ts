@@ -159,20 +159,7 @@ export function scanColumn(bytes: Uint8Array, from: number, delimiter: number, c
   for (let start = from; start < bytes.length && row < out.length; ) {
     const end = lineEnd(bytes, start);
     if (!isBlankLine(bytes, start, end, delimiter)) {
-      let field = 0;
-      let fieldStart = start;
-      let quoted = false;
-      let i = start;
-      for (; i < end; i++) {
-        const b = bytes[i];
-        if (b === QUOTE) quoted = !quoted;
-        else if (b === delimiter && !quoted) {
-          if (field === column) break;
-          field++;
-          fieldStart = i + 1;
-        }
-      }
-      const value = field === column ? parseNumber(bytes, fieldStart, i, decimal) : NaN;
+      const value = cellValue(bytes, start, end, 0, column, delimiter, decimal);
       out[row] = value;
       if (gaps && value !== value) gaps[row] = 1;
       row++;
@@ -180,6 +167,26 @@ export function scanColumn(bytes: Uint8Array, from: number, delimiter: number, c
     start = end + 1;
   }
   return row;
+}
+
+/**
+ * The number in field `column` of a line ending at `end`, scanned from `from`, where field `field` starts (the line's
+ * start and 0, or a checkpoint of a `CsvFieldIndex`); NaN when the cell is empty, not a number, or not in the line.
+ */
+function cellValue(bytes: Uint8Array, from: number, end: number, field: number, column: number, delimiter: number, decimal: number): number {
+  let fieldStart = from;
+  let quoted = false;
+  let i = from;
+  for (; i < end; i++) {
+    const b = bytes[i];
+    if (b === QUOTE) quoted = !quoted;
+    else if (b === delimiter && !quoted) {
+      if (field === column) break;
+      field++;
+      fieldStart = i + 1;
+    }
+  }
+  return field === column ? parseNumber(bytes, fieldStart, i, decimal) : NaN;
 }
 
 /** Fields between two checkpoints of a `CsvFieldIndex`: a column is found by scanning at most this many fields of a row. */
@@ -237,23 +244,9 @@ function scanIndexedColumn(bytes: Uint8Array, delimiter: number, column: number,
   const rows = Math.min(index.rows, out.length);
   for (let row = 0; row < rows; row++) {
     const end = index.ends[row] as number;
-    let fieldStart = index.checkpoints[row * index.stride + k] as number;
-    let field = k * CHECKPOINT_FIELDS;
-    let quoted = false;
-    let i = fieldStart;
+    const checkpoint = index.checkpoints[row * index.stride + k] as number;
     // A checkpoint at the row's end after fewer fields: no such column in this row.
-    if (fieldStart >= end && field > 0) field = -1;
-    else
-      for (; i < end; i++) {
-        const b = bytes[i];
-        if (b === QUOTE) quoted = !quoted;
-        else if (b === delimiter && !quoted) {
-          if (field === column) break;
-          field++;
-          fieldStart = i + 1;
-        }
-      }
-    const value = field === column ? parseNumber(bytes, fieldStart, i, decimal) : NaN;
+    const value = checkpoint >= end && k > 0 ? NaN : cellValue(bytes, checkpoint, end, k * CHECKPOINT_FIELDS, column, delimiter, decimal);
     out[row] = value;
     if (gaps && value !== value) gaps[row] = 1;
   }
