@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createOutbox } from '@pitwall/messaging';
 import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
 import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { attachedFileRepository } from '../../src/data-access/attached-file-repository';
 import { releaseBlobs } from '../../src/domain/attachments/attachment-context';
 import { EntityStore } from '../../src/domain/entity-store';
 
@@ -110,5 +111,51 @@ describe('create with CopyAll', () => {
 
     expect(json(await store.get(caller, 'Cars', copy.Id, ['AttachedFiles.*'])).AttachedFiles).toEqual([]);
     expect(json(await store.get(caller, 'Cars', car.Id, ['AttachedFiles.*'])).AttachedFiles).toHaveLength(1);
+  });
+
+  test('when the source has files of more distinct blobs than PostgreSQL\'s shared lock table holds, then every one is copied', async () => {
+    const caller = admin();
+    const car = json(await store.create(caller, 'Cars', {}, named('Car 9')));
+    // 15,000 records of 15,000 distinct blobs: more locks than the cluster's lock table holds by default (about 12,800).
+    const files = 15_000;
+    await pool.query(
+      `INSERT INTO entity.attached_files (id, account_id, entity_id, user_id, file_name, group_name, use_compression, state, file_size, created_time, modified_at, blob_key, blob_sha256)
+       SELECT gen_random_uuid(), $1, $2::uuid, $3, 'part' || g || '.bin', 'DataFile', false, 2, 1, now(), now(), 'copy-all-many-' || $2::text || '-' || g, repeat('0', 64)
+       FROM generate_series(1, $4::int) g`,
+      [caller.accountId, car.Id, caller.userId, files],
+    );
+
+    const copy = json(await store.create(caller, 'Cars', {}, { CopyFromId: car.Id, CopyAll: true, ParameterUpdates: [] }));
+
+    const { rows } = await pool.query<{ n: string; keys: string }>(`SELECT count(*) AS n, count(DISTINCT blob_key) AS keys FROM entity.attached_files WHERE entity_id = $1`, [copy.Id]);
+    expect(rows[0]).toEqual({ n: String(files), keys: String(files) });
+  });
+
+  test('when the source is deleted while a copy of its files is being made, then the delete waits for the copy and the copy keeps the bytes', async () => {
+    const caller = admin();
+    const car = json(await store.create(caller, 'Cars', {}, named('Car 10')));
+    await attach(caller, car.Id, 'chassis.pdf', '2026-02-01T00:00:00.000Z', 'only copy of the drawing');
+    const target = json(await store.create(caller, 'Cars', {}, named('Car 10 copy')));
+    const copying = await pool.connect();
+    try {
+      await copying.query('BEGIN');
+      await attachedFileRepository.copyAttachedFiles(copying, caller.accountId, [[car.Id, target.Id]], new Date());
+      // The delete runs while the copy is uncommitted: it either finishes or waits on a lock before the copy commits.
+      let settled = false;
+      const deleting = store.delete(caller, 'Cars', car.Id).finally(() => (settled = true));
+      for (;;) {
+        const { rows } = await pool.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        if (settled || rows.length > 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await copying.query('COMMIT');
+      await deleting;
+    } finally {
+      copying.release();
+    }
+
+    const read = json(await store.get(caller, 'Cars', target.Id, ['AttachedFiles.*']));
+    expect(read.AttachedFiles).toHaveLength(1);
+    expect(await storedBytes([read.AttachedFiles[0].Id])).toEqual(['only copy of the drawing']);
   });
 });
