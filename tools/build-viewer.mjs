@@ -18,7 +18,8 @@ export async function buildViewer(outdir) {
     target: ['chrome110', 'firefox115', 'safari16'],
     format: 'iife',
     minify: true,
-    sourcemap: true,
+    // Written beside the assets for local debugging, named by no asset, and not served (the gateway serves .html, .js, .css).
+    sourcemap: 'external',
     tsconfig: join('apps', 'viewer', 'tsconfig.json'),
     logLevel: 'warning',
   });

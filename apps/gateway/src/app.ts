@@ -88,6 +88,12 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   // to MAX_QUERY_PARAMETERS, and a query of more is refused (tooManyQueryParameters) rather than read in part.
   app.set('query parser', (text: string) => querystring.parse(text, '&', '=', { maxKeys: MAX_QUERY_PARAMETERS }));
   app.use(requestContext(deps.logger, deps.metrics));
+  // Every answer, a problem included (a 405 or a malformed path on /viewer, a refused query), is no-store and nosniff
+  // unless its handler says otherwise (the viewer's assets and the API description: no-cache, with an ETag).
+  app.use((_req, res, next) => {
+    res.setHeaders(API_ANSWER_HEADERS);
+    next();
+  });
   app.use(tooManyQueryParameters);
   app.use(onlyChunkedTransferCoding);
   const bus = servicesBus(deps.bus, deps.presence);
@@ -108,15 +114,10 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       ...(deps.claims ? { claims: deps.claims } : {}),
       ...(deps.heldAnswers ? { heldAnswers: deps.heldAnswers } : {}),
       encoder,
-      answerHeaders: API_ANSWER_HEADERS,
     }),
   );
   app.use(serviceDocuments(encoder));
   if (deps.viewerDir) app.use(viewerPage(deps.viewerDir, encoder));
-  app.use((_req, res, next) => {
-    res.setHeaders(API_ANSWER_HEADERS);
-    next();
-  });
   app.use(
     healthRouter({
       ...deps.checks,

@@ -1,6 +1,6 @@
 import type { DatasetPanel } from './dataset-panel';
 import { el } from './dom';
-import { decodeLink, encodeLink, sayProblems, type ViewerLayout, type ViewerLink } from './link';
+import { decodeLink, encodeLink, sayNames, sayProblems, type ViewerLayout, type ViewerLink } from './link';
 import type { Page } from './page';
 import type { Pickers } from './pickers';
 import type { TimePlots } from './time-plots';
@@ -177,7 +177,7 @@ export class PageLink {
         const wanted = link.dataset;
         const index = this.pickers.datasets.findIndex((d) => d.entityType === wanted.entityType && d.entityId === wanted.entityId && d.group === wanted.group);
         if (index < 0) {
-          said.push(`its dataset '${wanted.group}' is not among this run sheet's datasets`);
+          said.push(`its dataset ${sayNames([wanted.group])} is not among this run sheet's datasets`);
           return;
         }
         el<HTMLSelectElement>('pick-dataset').value = String(index);

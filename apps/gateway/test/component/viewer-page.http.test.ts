@@ -1,5 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { InProcessBus } from '@pitwall/bus';
 import { createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
 import { buildGateway } from '../../src/app';
@@ -15,6 +17,10 @@ describe('GET /viewer (the telemetry viewer page and its assets)', () => {
   writeFileSync(join(built, 'viewer.js'), 'console.log(1)');
   writeFileSync(join(built, 'viewer.css'), 'body{}');
   writeFileSync(join(built, 'notes.txt'), 'not an asset type the page serves');
+  writeFileSync(join(built, 'viewer.js.map'), '{"version":3,"sourcesContent":["the sources"]}');
+  // An asset worth compressing (over RESPONSE_COMPRESSION_MIN_BYTES).
+  const large = `/* ${'uPlot and the page '.repeat(2000)} */`;
+  writeFileSync(join(built, 'large.js'), large);
   const logger = createLogger('gateway-test', 'silent');
   const bus = new InProcessBus({ logger });
   let withViewer: HttpEntryPoint;
@@ -41,7 +47,7 @@ describe('GET /viewer (the telemetry viewer page and its assets)', () => {
     expect([res.headers.get('cross-origin-opener-policy'), res.headers.get('x-frame-options'), res.headers.get('permissions-policy')]).toEqual([
       'same-origin',
       'DENY',
-      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), midi=(), display-capture=()',
+      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), midi=(), display-capture=()',
     ]);
     expect(await res.text()).toContain('<script src="/viewer/viewer.js">');
     expect((await fetch(`${withViewer.address}/viewer/`)).status).toBe(200);
@@ -57,18 +63,63 @@ describe('GET /viewer (the telemetry viewer page and its assets)', () => {
     expect(await head.text()).toBe('');
   });
 
+  test('when an asset is read again with its ETag, then 304 with no body; with another, the asset', async () => {
+    const first = await fetch(`${withViewer.address}/viewer/viewer.js`);
+    const etag = first.headers.get('etag') as string;
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{32}"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    for (const method of ['GET', 'HEAD']) {
+      const again = await fetch(`${withViewer.address}/viewer/viewer.js`, { method, headers: { 'If-None-Match': `"other", ${etag}` } });
+      expect([again.status, again.headers.get('etag'), again.headers.get('cache-control'), await again.text()]).toEqual([304, etag, 'no-cache', '']);
+    }
+    const other = await fetch(`${withViewer.address}/viewer/viewer.js`, { headers: { 'If-None-Match': 'W/"not-this-build"' } });
+    expect([other.status, await other.text()]).toEqual([200, 'console.log(1)']);
+    expect((await fetch(`${withViewer.address}/viewer/viewer.css`)).headers.get('etag')).not.toBe(etag);
+  });
+
+  test.each(['gzip', 'br', 'zstd'])('when an asset is read %s-coded, again and by HEAD, then each answer is the same coded bytes with their length', async (coding) => {
+    const lengths: string[] = [];
+    for (const method of ['GET', 'GET', 'HEAD']) {
+      const res = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        const req = request(`${withViewer.address}/viewer/large.js`, { method, headers: { 'Accept-Encoding': coding } }, (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => resolve({ status: r.statusCode as number, headers: r.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect([res.status, res.headers['content-encoding']]).toEqual([200, coding]);
+      lengths.push(res.headers['content-length'] as string);
+      if (method === 'GET') {
+        const decoded = coding === 'gzip' ? gunzipSync(res.body) : coding === 'br' ? brotliDecompressSync(res.body) : zstdDecompressSync(res.body);
+        expect(decoded.toString('utf8')).toBe(large);
+        expect(res.body.byteLength).toBe(Number(res.headers['content-length']));
+      }
+    }
+    expect(new Set(lengths).size).toBe(1);
+    expect(Number(lengths[0])).toBeLessThan(large.length / 10);
+  });
+
   test('when a file the viewer does not serve is asked for, then 404 problem+json', async () => {
-    for (const path of ['/viewer/missing.js', '/viewer/notes.txt', '/viewer/..%2Fpackage.json']) {
+    for (const path of ['/viewer/missing.js', '/viewer/notes.txt', '/viewer/..%2Fpackage.json', '/viewer/viewer.js.map']) {
       const res = await fetch(`${withViewer.address}${path}`);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
     }
   });
 
-  test('when an asset name is not valid percent-encoding, then 400 problem+json says so', async () => {
+  test('when a long file name is asked for, then the 404 repeats it cut to 64 characters', async () => {
+    const res = await fetch(`${withViewer.address}/viewer/${'x'.repeat(5000)}.js`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { detail: string }).detail).toBe(`The viewer has no file "${'x'.repeat(64)}…"`);
+  });
+
+  test('when an asset name is not valid percent-encoding, then 400 problem+json says so, no-store and nosniff', async () => {
     const res = await fetch(`${withViewer.address}/viewer/%zz.js`);
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect([res.headers.get('x-content-type-options'), res.headers.get('cache-control')]).toEqual(['nosniff', 'no-store']);
     expect(await res.json()).toMatchObject({ detail: "The path segment '%zz.js' is not valid percent-encoding (write % itself as %25)", errors: { path: ['is not valid percent-encoding'] } });
   });
 
@@ -76,6 +127,7 @@ describe('GET /viewer (the telemetry viewer page and its assets)', () => {
     const res = await fetch(`${withViewer.address}/viewer`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect([res.headers.get('x-content-type-options'), res.headers.get('cache-control')]).toEqual(['nosniff', 'no-store']);
     expect(((await res.json()) as { status: number }).status).toBe(405);
   });
 
@@ -83,10 +135,17 @@ describe('GET /viewer (the telemetry viewer page and its assets)', () => {
     for (const headers of [{}, { ApiKey: '00000000-0000-4000-8000-000000000001', AccountId: '00000000-0000-4000-8000-000000000002' }]) {
       for (const method of ['POST', 'PUT', 'DELETE']) {
         const res = await fetch(`${withViewer.address}${path}`, { method, headers });
-        expect([res.status, res.headers.get('allow'), res.headers.get('content-type')]).toEqual([405, 'GET, HEAD', 'application/problem+json; charset=utf-8']);
+        expect([res.status, res.headers.get('allow'), res.headers.get('content-type'), res.headers.get('x-content-type-options'), res.headers.get('cache-control')]).toEqual([405, 'GET, HEAD', 'application/problem+json; charset=utf-8', 'nosniff', 'no-store']);
         expect(((await res.json()) as { detail: string }).detail).toMatch(new RegExp(`^${method} is not supported on the (health endpoint|API description); it answers GET, HEAD$`));
       }
     }
+  });
+
+  test.each(['/swagger', '/swagger/v1/swagger.json'])('when %s is read again with its ETag, then 304 with no body', async (path) => {
+    const first = await fetch(`${withViewer.address}${path}`);
+    expect([first.status, first.headers.get('cache-control')]).toEqual([200, 'no-cache']);
+    const again = await fetch(`${withViewer.address}${path}`, { headers: { 'If-None-Match': first.headers.get('etag') as string } });
+    expect([again.status, await again.text()]).toEqual([304, '']);
   });
 
   test('when the API is called beside the page, then it still needs the key (401)', async () => {

@@ -42,8 +42,6 @@ export interface OperationRoutesDeps {
   signer?: UrlSigner;
   /** Partition queues per service whose operations carry an ordering key (`TIMING_PARTITIONS`); none: its one queue. */
   partitions?: Readonly<Record<string, number>>;
-  /** Headers set on every request whose path the table's groups take (before any route of the group answers). */
-  answerHeaders?: Map<string, string>;
   /**
    * A write's wait for its service grows with its JSON body: `baseMs` (the operation's own, else `BUS_TIMEOUT_MS`)
    * plus `perMbMs` per MiB (`BUS_TIMEOUT_MS_PER_MB`). Absent: the operation's own or the bus's timeout.
@@ -124,7 +122,6 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     const first = (end < 0 ? req.path.slice(1) : req.path.slice(1, end)).toLowerCase();
     const r = routers.get(first);
     if (!r) return next();
-    if (deps.answerHeaders) res.setHeaders(deps.answerHeaders);
     // A problem names the path only: a URL with its signature and expiry is a credential (logs, bug reports).
     if (signed.has(first)) req.problemInstance = req.originalUrl.split('?', 1)[0];
     if (refuseMalformedEncoding(opsOf.get(first) ?? [], allowOf, deps, req, res, next)) return;

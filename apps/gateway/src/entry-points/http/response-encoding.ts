@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Transform } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -129,5 +130,64 @@ export class ResponseEncoder {
     if (coding) res.setHeader('Content-Encoding', coding);
     res.setHeader('Content-Length', String(bytes.byteLength));
     res.end(bytes);
+  }
+
+  /**
+   * A StaticBody: its ETag always; `304 Not Modified` with no body when the request's If-None-Match names it (the
+   * headers already set stay: Vary, Cache-Control); else as `send`, its compressed bytes made once per coding.
+   */
+  async sendStatic(req: Request, res: Response, body: StaticBody): Promise<void> {
+    res.setHeader('ETag', body.etag);
+    const coding = this.encodingFor(req, res, res.get('Content-Type'), body.body.byteLength);
+    if (noneMatch(req.headers['if-none-match'], body.etag)) {
+      res.status(304).end();
+      return;
+    }
+    const bytes = await body.bytes(coding);
+    if (coding) res.setHeader('Content-Encoding', coding);
+    res.setHeader('Content-Length', String(bytes.byteLength));
+    res.end(bytes);
+  }
+}
+
+/**
+ * Whether an If-None-Match header names `etag` (RFC 9110 §13.1.2: `*`, or a list of entity tags compared weakly),
+ * whatever else the request says: Express's `req.fresh` also answers no when the request carries `Cache-Control:
+ * no-cache`, which a fetch given If-None-Match adds (that directive is for caches on the way, not for the origin).
+ */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
+  const wanted = opaque(etag);
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || opaque(t) === wanted;
+  });
+}
+
+/**
+ * A body that does not change while the process runs (a viewer asset, the API description). Its ETag is its hash (weak:
+ * the same for each coding of it), and each coding's bytes are compressed once, when first asked for, and kept: an
+ * asset requested again (or its HEAD) costs no compression, which unauthenticated requests could otherwise repeat at
+ * will on the threadpool the blob store's reads and every answer's compression share.
+ */
+export class StaticBody {
+  readonly etag: string;
+  private readonly coded = new Map<ContentCoding, Promise<Buffer>>();
+
+  constructor(readonly body: Buffer) {
+    this.etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  }
+
+  /** The bytes sent in `coding` (undefined: the body itself). A compression that failed is tried again next time. */
+  bytes(coding: ContentCoding | undefined): Promise<Buffer> {
+    if (!coding) return Promise.resolve(this.body);
+    let kept = this.coded.get(coding);
+    if (!kept) {
+      kept = compressed(coding, this.body);
+      this.coded.set(coding, kept);
+      kept.catch(() => this.coded.delete(coding));
+    }
+    return kept;
   }
 }

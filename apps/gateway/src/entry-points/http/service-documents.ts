@@ -2,21 +2,21 @@ import { createHash } from 'node:crypto';
 import express from 'express';
 import { buildOpenApiDocument } from '@pitwall/contracts';
 import { onlyGetAndHead } from '@pitwall/service-kit';
-import { ResponseEncoder } from './response-encoding';
+import { ResponseEncoder, StaticBody } from './response-encoding';
 
 /** `/swagger/v1/swagger.json` (generated once from the contracts) and a browsable `/swagger` page. */
 export function serviceDocuments(encoder = new ResponseEncoder()): express.Router {
   const router = express.Router();
-  let document: Buffer | undefined;
-  const page = Buffer.from(SWAGGER_PAGE);
+  let document: StaticBody | undefined;
+  const page = new StaticBody(Buffer.from(SWAGGER_PAGE));
   router.get('/swagger/v1/swagger.json', async (req, res) => {
-    document ??= Buffer.from(JSON.stringify(buildOpenApiDocument()));
+    document ??= new StaticBody(Buffer.from(JSON.stringify(buildOpenApiDocument())));
     res.setHeaders(DOCUMENT_HEADERS);
-    await encoder.send(req, res.type('application/json'), document);
+    await encoder.sendStatic(req, res.type('application/json'), document);
   });
   router.get('/swagger', async (req, res) => {
     res.setHeaders(PAGE_HEADERS);
-    await encoder.send(req, res.type('html'), page);
+    await encoder.sendStatic(req, res.type('html'), page);
   });
   router.all(['/swagger', '/swagger/v1/swagger.json'], onlyGetAndHead('the API description'));
   return router;
@@ -76,12 +76,15 @@ export const SWAGGER_PAGE_CSP = [
 ].join('; ');
 
 /** Never sniffed as another type; the document is data, never a page that runs anything. */
+// Kept by a browser or a client generator, asked again each time (If-None-Match: a 304 while the build is the same).
 const PAGE_HEADERS = new Map([
   ['Content-Security-Policy', SWAGGER_PAGE_CSP],
   ['X-Content-Type-Options', 'nosniff'],
   ['Referrer-Policy', 'no-referrer'],
+  ['Cache-Control', 'no-cache'],
 ]);
 const DOCUMENT_HEADERS = new Map([
   ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
   ['X-Content-Type-Options', 'nosniff'],
+  ['Cache-Control', 'no-cache'],
 ]);

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import express from 'express';
 import { AppError, onlyGetAndHead } from '@pitwall/service-kit';
-import { ResponseEncoder } from './response-encoding';
+import { ResponseEncoder, StaticBody } from './response-encoding';
 
 /**
  * The telemetry viewer's page and assets (apps/viewer, bundled by tools/build-viewer.mjs) at `/viewer`: GET and HEAD
@@ -21,26 +21,26 @@ export const VIEWER_CSP = [
 ].join('; ');
 
 /** Every powerful feature the page never uses, turned off for it and anything it might embed. */
-export const VIEWER_PERMISSIONS = ['camera=()', 'microphone=()', 'geolocation=()', 'payment=()', 'usb=()', 'serial=()', 'bluetooth=()', 'midi=()', 'display-capture=()'].join(', ');
+export const VIEWER_PERMISSIONS = ['camera=()', 'microphone=()', 'geolocation=()', 'payment=()', 'usb=()', 'serial=()', 'midi=()', 'display-capture=()'].join(', ');
 
+/** What is served: the page and its code and styles. The build's source maps stay on disk (local debugging only). */
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
 };
 
 /** `dir` holds the built assets; when it has none (the viewer was not built), `/viewer` answers a plain 404. */
 export function viewerPage(dir: string, encoder = new ResponseEncoder()): express.Router {
   const router = express.Router();
-  let files: Map<string, { body: Buffer; type: string }> | undefined;
-  const load = (): Map<string, { body: Buffer; type: string }> => {
+  let files: Map<string, { body: StaticBody; type: string }> | undefined;
+  const load = (): Map<string, { body: StaticBody; type: string }> => {
     if (files) return files;
-    const found = new Map<string, { body: Buffer; type: string }>();
+    const found = new Map<string, { body: StaticBody; type: string }>();
     try {
       for (const name of readdirSync(dir)) {
         const type = TYPES[extname(name)];
-        if (type) found.set(name, { body: readFileSync(join(dir, name)), type });
+        if (type) found.set(name, { body: new StaticBody(readFileSync(join(dir, name))), type });
       }
     } catch {
       // No build: nothing to serve.
@@ -64,9 +64,10 @@ export function viewerPage(dir: string, encoder = new ResponseEncoder()): expres
       res.status(404).type('text/plain').send('The viewer is not built: run `npm run build` (or `node tools/build-viewer.mjs`).\n');
       return;
     }
-    if (!file) throw new AppError(404, `The viewer has no file ${name}`);
+    // The name repeated cut: a request line may be as long as the header limit.
+    if (!file) throw new AppError(404, `The viewer has no file ${JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name)}`);
     res.type(file.type);
-    await encoder.send(req, res, file.body);
+    await encoder.sendStatic(req, res, file.body);
   };
   router.get(['/viewer', '/viewer/'], send('index.html'));
   router.get('/viewer/:file', (req, res) => send(String(req.params['file']))(req, res));
