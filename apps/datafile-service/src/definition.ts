@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createBlobStore, watchedBlobStore } from '@pitwall/blob-store';
+import { blobStoreFromConfig, blobStoreSettings, watchedBlobStore } from '@pitwall/blob-store';
 import { ClaimDesk, claimDeskSettings, claimSecret } from '@pitwall/bus';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
@@ -27,15 +27,12 @@ import { DEFAULT_MAX_CATALOGUE_CHARS, DEFAULT_MAX_CATALOGUE_LABELS } from './wor
 
 const MiB = 1024 * 1024;
 
-/** The blob store's variables, passed as they are to createBlobStore, which validates them (docs/blob-store.md). */
-const BLOB_STORE_VARIABLES = ['BLOB_STORE', 'BLOB_DIR', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
-
 /** The datafile-service's settings. */
 export const DatafileConfig = z.object({
-  ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, z.string().optional()])) as Record<(typeof BLOB_STORE_VARIABLES)[number], z.ZodOptional<z.ZodString>>,
+  // Where the bytes are (BLOB_STORE, BLOB_DIR, S3_*, DATA_DIR; docs/blob-store.md), checked at start like every setting.
+  ...blobStoreSettings,
   /** Where LZ4-compressed blobs are decompressed for random access; default `DATA_DIR/decompressed`. */
   DATAFILE_CACHE_DIR: z.string().min(1).optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
   /** Bound of the decompressed copies on disk (default 8 GiB). */
   DATAFILE_CACHE_BYTES: intVar(8192 * MiB),
   /** Bound of the stored-channel cache in memory (default 256 MiB; 0 turns it off). */
@@ -114,7 +111,7 @@ export const datafileService = defineService({
   ],
   build: async ({ bus, config, workers, logger, shared, name, graceEnd }) => {
     const stallBounds = streamStallBounds(config);
-    const blobs = createBlobStore({ DATA_DIR: config.DATA_DIR, ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, config[name]])) });
+    const blobs = blobStoreFromConfig(config);
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };
     const cacheDir = config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed');
     // Checked at start: found unwritable only at the first LZ4 read, every such read would fail.

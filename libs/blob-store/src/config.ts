@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { intVar, secondsVar } from '@pitwall/service-kit';
+import { intVar, msVar, secondsVar } from '@pitwall/service-kit';
 import { FilesystemBlobStore } from './filesystem-blob-store';
-import { S3BlobStore } from './s3-blob-store';
+import { DEFAULT_S3_TIMEOUT_MS, S3BlobStore } from './s3-blob-store';
 import type { BlobStore } from './types';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -20,6 +20,8 @@ export const blobStoreSettings = {
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: flag.default(false),
+    /** How long an S3 request waits for its answer, and a connection may stay silent, before it is cut (per attempt). */
+    S3_TIMEOUT_MS: msVar(DEFAULT_S3_TIMEOUT_MS, { min: 100 }),
 };
 
 /** The blob store's environment variables, with the checks that span several of them. */
@@ -65,6 +67,7 @@ export function blobStoreFromConfig(c: BlobStoreConfig): BlobStore {
     bucket: c.S3_BUCKET!,
     region: c.S3_REGION,
     forcePathStyle: c.S3_FORCE_PATH_STYLE,
+    timeoutMs: c.S3_TIMEOUT_MS,
     ...(c.S3_ENDPOINT ? { endpoint: c.S3_ENDPOINT } : {}),
     ...(c.S3_ACCESS_KEY_ID && c.S3_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY } } : {}),
   });

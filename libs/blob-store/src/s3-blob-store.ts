@@ -32,7 +32,15 @@ export interface S3BlobStoreOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string };
   /** Bucket in the path (`endpoint/bucket/key`) rather than the host name: MinIO, Ceph and most self-hosted stores. */
   forcePathStyle?: boolean;
+  /**
+   * S3_TIMEOUT_MS: how long a request may wait for its answer's headers, and how long a connection may stay silent
+   * (an answer's body included) before it is cut; each attempt's. Default DEFAULT_S3_TIMEOUT_MS.
+   */
+  timeoutMs?: number;
 }
+
+/** S3_TIMEOUT_MS's default: a store that accepts a connection and then says nothing is given up on after 30 s. */
+export const DEFAULT_S3_TIMEOUT_MS = 30_000;
 
 /** Multipart part size for uploads passing through the service: the most a streamed upload holds in memory. */
 const PART_SIZE = 8 * 1024 * 1024;
@@ -65,8 +73,10 @@ export class S3BlobStore implements BlobStore {
       // put into presigned URLs) are not understood by every S3-compatible store.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      // An unreachable store is found out in seconds, not after the operating system's connect timeout.
-      requestHandler: { connectionTimeout: 3000 },
+      // An unreachable store is found out in seconds, not after the operating system's connect timeout; one that
+      // connects and then stalls (no answer, or a body that stops) is cut after timeoutMs. With no bound, each such call
+      // never settled and held one of the client's 50 sockets: fifty of them, and every later call failed.
+      requestHandler: { connectionTimeout: 3000, requestTimeout: options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS, socketTimeout: options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS, throwOnRequestTimeout: true },
     });
     // Outermost step (around the SDK's retries): an outage (no answer, 5xx) becomes BlobStoreUnavailableError, the one
     // error every process answers as a 503 with Retry-After; a refusal (404, 403) stays what the SDK made of it.
