@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { makeDirectory } from '@pitwall/service-kit';
 import { BlobNotFoundError, BlobRangeError, BlobStoreUnavailableError, BlobTooLargeError, isFilesystemOutage } from './errors';
-import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
+import { checkKey, checkRange, contentKey, isBlobKeyOf, stagingKeyOf } from './keys';
 import { metered, readThrough } from './metered-source';
 import type { BlobKey, BlobStat, BlobStore, ByteRange, ListedBlob, ByteSource, ContentDigest, PromoteOptions, PutOptions, ReadOptions, StoredBlob } from './types';
 
@@ -142,7 +142,8 @@ export class FilesystemBlobStore implements BlobStore {
   async *list(area: 'sha256' | 'staging'): AsyncIterable<ListedBlob> {
     const names = await this.guard('list', () => readdir(join(this.dir, area)).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error))));
     for (const name of names) {
-      if (name.startsWith(TEMP_PREFIX)) continue;
+      // Our temporaries, and whatever else was put there (a README, an rsync temporary): not blobs, never swept.
+      if (name.startsWith(TEMP_PREFIX) || !isBlobKeyOf(area, `${area}/${name}`)) continue;
       const info = await this.guard('list', () => stat(join(this.dir, area, name)).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error))));
       if (info?.isFile()) yield { key: `${area}/${name}`, size: info.size, modifiedAt: info.mtime };
     }

@@ -11,6 +11,11 @@ export function stagingKeyOf(uploadId: string): string {
   return key;
 }
 
+/** Whether `key` is a blob key of `area`: what a listing yields (anything else there is not the store's). */
+export function isBlobKeyOf(area: 'sha256' | 'staging', key: string): boolean {
+  return (area === 'sha256' ? CONTENT_KEY : STAGING_KEY).test(key);
+}
+
 /** Every key reaching a backend passes here: a key is also a file path, so nothing else may get through. */
 export function checkKey(key: string, kind: 'any' | 'staging' = 'any'): string {
   const ok = kind === 'staging' ? STAGING_KEY.test(key) : CONTENT_KEY.test(key) || STAGING_KEY.test(key);

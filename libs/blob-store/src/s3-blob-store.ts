@@ -19,7 +19,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { attachmentDisposition } from '@pitwall/service-kit';
 import { BlobNotFoundError, BlobStoreUnavailableError, BlobTooLargeError, isS3Outage } from './errors';
 import { resolveRange } from './filesystem-blob-store';
-import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
+import { checkKey, checkRange, contentKey, isBlobKeyOf, stagingKeyOf } from './keys';
 import { metered, readThrough } from './metered-source';
 import type { BlobKey, ByteSource, BlobStat, BlobStore, ListedBlob, ContentDigest, PromoteOptions, PutOptions, ReadOptions, StoredBlob } from './types';
 
@@ -228,7 +228,8 @@ export class S3BlobStore implements BlobStore {
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${area}/`, ...(ContinuationToken ? { ContinuationToken } : {}) }));
       for (const o of page.Contents ?? []) {
-        if (o.Key) yield { key: o.Key, size: o.Size ?? 0, modifiedAt: o.LastModified ?? new Date(0) };
+        // Only blob keys: a folder marker (`sha256/`) or an object someone else put there is not the store's to sweep.
+        if (o.Key && isBlobKeyOf(area, o.Key)) yield { key: o.Key, size: o.Size ?? 0, modifiedAt: o.LastModified ?? new Date(0) };
       }
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);

@@ -103,7 +103,7 @@ export interface BlobStore {
   readRange(key: BlobKey, offset: number, length: number): Promise<Buffer>;
   /** Removes a blob; nothing happens when it is already gone. */
   delete(key: BlobKey): Promise<void>;
-  /** Every blob of one area (`sha256/` or `staging/`), page by page, with its age: what the sweep of unreferenced blobs walks. */
+  /** Every blob of one area (`sha256/` or `staging/`), page by page, with its age: what the sweep of unreferenced blobs walks. Only blob keys: anything else found there is passed over. */
   list(area: 'sha256' | 'staging'): AsyncIterable<ListedBlob>;
   /** Resolves when the store can be used now (S3: HeadBucket; directory: it exists or can be made, and is writable); else BlobStoreUnavailableError. */
   probe(): Promise<void>;

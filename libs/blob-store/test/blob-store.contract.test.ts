@@ -134,6 +134,22 @@ describe.each(backends)('BlobStore contract (%s)', (kind, start) => {
       await expect(store.delete(other.key)).resolves.toBeUndefined();
     });
 
+    test('when the store holds entries that are not blob keys beside blobs, then a listing yields the blobs alone', async () => {
+      const blob = await store.putStream(streamOf(randomBytes(100)));
+      const staged = store.stagingKey(randomUUID());
+      await store.putStaged(staged, streamOf(randomBytes(10)));
+      for (const stray of ['sha256/README', 'sha256/.notes.txt.x8Yq2z', `sha256/${'A'.repeat(64)}`, 'staging/has space', 'staging/a.b']) await backend.putStray(stray, 'not a blob');
+      const listed = async (area: 'sha256' | 'staging') => {
+        const keys: string[] = [];
+        for await (const b of store.list(area)) keys.push(b.key);
+        return keys;
+      };
+      expect(await listed('sha256')).toContain(blob.key);
+      expect((await listed('sha256')).every((k) => /^sha256\/[0-9a-f]{64}$/.test(k))).toBe(true);
+      expect(await listed('staging')).toContain(staged);
+      expect((await listed('staging')).every((k) => /^staging\/[A-Za-z0-9_-]+$/.test(k))).toBe(true);
+    });
+
     test('when a key is not a blob key, then it is refused before reaching the backend', async () => {
       for (const bad of ['../etc/passwd', 'sha256/../../x', 'sha256/ABC', 'staging/a/b', '']) {
         await expect(store.stat(bad)).rejects.toBeInstanceOf(InvalidBlobKeyError);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { dirname, join } from 'node:path';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { FilesystemBlobStore, S3BlobStore, type BlobStore } from '../src';
 
@@ -10,6 +10,8 @@ import { FilesystemBlobStore, S3BlobStore, type BlobStore } from '../src';
 export interface BackendUnderTest {
   store: BlobStore;
   allKeys(): Promise<string[]>;
+  /** Puts bytes under a name of the backend's own, past the store (what an operator or another tool might leave). */
+  putStray(name: string, bytes: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -26,6 +28,10 @@ export async function startFilesystemBackend(): Promise<BackendUnderTest> {
   return {
     store,
     allKeys: async () => [...list('sha256'), ...list('staging')].sort(),
+    putStray: async (name, bytes) => {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), bytes);
+    },
     stop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -49,6 +55,7 @@ export async function startS3Backend(): Promise<BackendUnderTest> {
       const listed = await store.client.send(new ListObjectsV2Command({ Bucket: bucket }));
       return (listed.Contents ?? []).map((o) => o.Key!).sort();
     },
+    putStray: async (name, bytes) => void (await store.client.send(new PutObjectCommand({ Bucket: bucket, Key: name, Body: bytes }))),
     stop: async () => {
       await store.close();
       await server.close();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -212,6 +212,24 @@ describe('sweeping blobs no record refers to', () => {
     for (const area of ['sha256', 'staging'] as const) for await (const b of swept.list(area)) left.push(b.key);
     expect(left.sort()).toEqual([referenced, young, stagedPending].sort());
     expect([orphan, stagedGone, stagedAvailable, stagedTemporary].every((k) => !left.includes(k))).toBe(true);
+  });
+
+  test('when the store\'s folders also hold files that are not blobs, then the sweep passes over them, sweeps the rest and leaves them be', async () => {
+    // What an operator or a tool may leave there: a README first in the listing, an rsync temporary, a name in capitals.
+    const strays = ['sha256/0000README', 'sha256/.notes.txt.x8Yq2z', `sha256/${'A'.repeat(64)}`, 'staging/a.b'];
+    for (const stray of strays) {
+      writeFileSync(join(swept.dir, stray), 'not a blob');
+      age(stray);
+    }
+    const orphan = await put('left by a failed release');
+    const stagedGone = await staged(randomUUID());
+
+    expect(await sweepUnreferencedBlobs(ctx(), 3600)).toEqual({ content: 1, staged: 1 });
+    expect(await swept.exists(orphan)).toBe(false);
+    expect(await swept.exists(stagedGone)).toBe(false);
+    expect(strays.filter((stray) => existsSync(join(swept.dir, stray)))).toEqual(strays);
+    // And the next sweep does not fail on them either.
+    expect(await sweepUnreferencedBlobs(ctx(), 3600)).toEqual({ content: 0, staged: 0 });
   });
 
   test('when a finalise records its reference under the blob\'s lock while the sweep runs, then the sweep waits for it and keeps the blob', async () => {
