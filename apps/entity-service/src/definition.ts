@@ -103,7 +103,7 @@ export const entityService = defineService({
       outbox,
       cache,
       blobs,
-      signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)),
+      signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR, logger), config.UPLOAD_URL_TTL_S),
       urlTtlSeconds: config.UPLOAD_URL_TTL_S,
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
       lz4: { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO },

@@ -21,7 +21,15 @@ export type SignatureFault = 'missing' | 'expired' | 'invalid';
 export class UrlSigner {
   private readonly key: Buffer;
 
-  constructor(secret: string) {
+  /**
+   * `maxTtlSeconds`: the furthest expiry a URL may carry (UPLOAD_URL_TTL_S, default its bound of 7 days); one further
+   * off is refused as invalid, so a URL signed with a leaked secret cannot be made to last. Clocks may differ by
+   * CLOCK_SKEW_S.
+   */
+  constructor(
+    secret: string,
+    private readonly maxTtlSeconds = 7 * 24 * 3600,
+  ) {
     if (secret.length < 16) throw new Error('the URL signing secret must be at least 16 characters');
     this.key = Buffer.from(secret, 'utf8');
   }
@@ -44,15 +52,29 @@ export class UrlSigner {
     const given = Buffer.from(sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
     if (Number(expires) * 1000 < now) return 'expired';
+    if (Number(expires) > Math.floor(now / 1000) + this.maxTtlSeconds + CLOCK_SKEW_S) return 'invalid';
     return null;
   }
 }
 
+/** How far the clocks of the process that signs (the entity-service) and the one that verifies may differ. */
+const CLOCK_SKEW_S = 60;
+
+/** Secrets written in the repository (docker/compose.yaml's default): taken, with a warning at every start. */
+export const PUBLISHED_URL_SIGNING_SECRETS: ReadonlySet<string> = new Set(['pitwall-compose-local-url-signing-secret']);
+
 /**
  * The signing secret: URL_SIGNING_SECRET when set, else one generated once and kept in `DATA_DIR/url-signing-secret`
- * (mode 0600), so `npm start` with no variables signs and verifies with the same secret across restarts.
+ * (mode 0600), so `npm start` with no variables signs and verifies with the same secret across restarts. The public
+ * default of docker/compose.yaml is taken with a warning to `logger`.
  */
-export function urlSigningSecret(configured: string | undefined, dataDir: string): string {
+export function urlSigningSecret(configured: string | undefined, dataDir: string, logger?: { warn(fields: object, message: string): void }): string {
+  if (configured && PUBLISHED_URL_SIGNING_SECRETS.has(configured)) {
+    logger?.warn(
+      { setting: 'URL_SIGNING_SECRET' },
+      'URL_SIGNING_SECRET is the public default of docker/compose.yaml: anyone who knows an attached file id can sign a URL to download it (or upload to it) with it; set a secret of your own anywhere but a try-out',
+    );
+  }
   if (configured) return configured;
   const file = join(dataDir, 'url-signing-secret');
   try {

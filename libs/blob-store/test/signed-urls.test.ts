@@ -31,6 +31,18 @@ describe('UrlSigner', () => {
     expect(signer.verify(grant, 'soon', sig)).toBe('invalid');
   });
 
+  test('when a URL is signed to last longer than the signer\'s longest lifetime (with a minute for clocks), then it is invalid', () => {
+    const fifteenMinutes = new UrlSigner('a secret of sixteen or more', 900);
+    const now = Date.now();
+    const at = (seconds: number) => Math.floor(now / 1000) + seconds;
+    const signed = (seconds: number) => fifteenMinutes.verify(grant, String(at(seconds)), fifteenMinutes.signature({ ...grant, expires: at(seconds) }), now);
+    expect([signed(900), signed(960), signed(961), signed(7 * 24 * 3600)]).toEqual([null, null, 'invalid', 'invalid']);
+    // The default: UPLOAD_URL_TTL_S's own bound, 7 days.
+    const week = at(7 * 24 * 3600);
+    expect(signer.verify(grant, String(week), signer.signature({ ...grant, expires: week }), now)).toBeNull();
+    expect(signer.verify(grant, String(week + 3600), signer.signature({ ...grant, expires: week + 3600 }), now)).toBe('invalid');
+  });
+
   test('when the secret is shorter than 16 characters, then the signer refuses it', () => {
     expect(() => new UrlSigner('short')).toThrow(/at least 16/);
   });
@@ -45,6 +57,12 @@ describe('urlSigningSecret', () => {
       expect(urlSigningSecret(undefined, dir)).toBe(first);
       expect(statSync(join(dir, 'url-signing-secret')).mode & 0o777).toBe(0o600);
       expect(urlSigningSecret('configured secret value', dir)).toBe('configured secret value');
+      const warned: string[] = [];
+      const logger = { warn: (_fields: object, message: string) => void warned.push(message) };
+      expect(urlSigningSecret('configured secret value', dir, logger)).toBe('configured secret value');
+      expect(warned).toEqual([]);
+      expect(urlSigningSecret('pitwall-compose-local-url-signing-secret', dir, logger)).toBe('pitwall-compose-local-url-signing-secret');
+      expect(warned).toEqual([expect.stringMatching(/^URL_SIGNING_SECRET is the public default of docker\/compose.yaml: anyone who knows an attached file id can sign a URL/)]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
