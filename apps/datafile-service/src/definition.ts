@@ -117,6 +117,7 @@ export const datafileService = defineService({
     // Checked at start: found unwritable only at the first LZ4 read, every such read would fail.
     await writableDirectory(cacheDir, config.DATAFILE_CACHE_DIR ? 'DATAFILE_CACHE_DIR' : 'DATA_DIR (its decompressed/ folder, DATAFILE_CACHE_DIR unset)');
     const decompressed = new DecompressedCache(cacheDir, config.DATAFILE_CACHE_BYTES, lz4);
+    await decompressed.trim();
     const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
     // One user's burst of reads does not hold every thread while another user's read waits (fair-pool.ts).
     const fair = new FairPool(pool, pool.options.maxThreads);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -53,7 +53,11 @@ export class DecompressedCache {
       const compressedSize = (await blobs.stat(key))?.size;
       const limits: Lz4Limits = { ...this.limits, ...(compressedSize !== undefined ? { compressedSize } : {}) };
       await pipeline(Readable.from(decodeLz4Frames(await blobs.openRead(key), undefined, limits)), createWriteStream(partial));
+      // On disk before it has its name: after a power loss a copy is whole or absent, never short (a short one would be
+      // trusted and read as a damaged file until evicted).
+      await syncPath(partial);
       await rename(partial, path);
+      await syncPath(this.dir);
     } catch (err) {
       await rm(partial, { force: true });
       throw err;
@@ -62,9 +66,27 @@ export class DecompressedCache {
     return path;
   }
 
-  /** Removes the least recently used copies (by access time, refreshed on use) until the rest fit, keeping `keep`. */
-  private async evict(keep: string): Promise<void> {
-    const names = (await readdir(this.dir)).filter((n) => n.endsWith('.raw'));
+  /**
+   * At start: what a process killed while decompressing left (`.partial` files no one writes any more), and copies past
+   * the bound (DATAFILE_CACHE_BYTES may have been lowered), removed.
+   */
+  async trim(): Promise<void> {
+    await makeDirectory(this.dir);
+    await this.evict();
+  }
+
+  /**
+   * Removes the least recently used copies (by access time, refreshed on use) until the rest fit, keeping `keep`; and
+   * any `.partial` left by a decompression that died (not written for STALE_PARTIAL_MS: one being written is younger,
+   * and several processes may share the folder).
+   */
+  private async evict(keep?: string): Promise<void> {
+    const all = await readdir(this.dir);
+    for (const name of all.filter((n) => n.endsWith('.partial'))) {
+      const s = await stat(join(this.dir, name)).catch(() => null);
+      if (s && s.mtimeMs < Date.now() - STALE_PARTIAL_MS) await rm(join(this.dir, name), { force: true });
+    }
+    const names = all.filter((n) => n.endsWith('.raw'));
     const files = (await Promise.all(names.map(async (n) => ({ path: join(this.dir, n), s: await stat(join(this.dir, n)).catch(() => null) })))).filter((f) => f.s !== null);
     let total = files.reduce((sum, f) => sum + (f.s?.size ?? 0), 0);
     for (const f of files.sort((a, b) => (a.s?.atimeMs ?? 0) - (b.s?.atimeMs ?? 0))) {
@@ -73,6 +95,19 @@ export class DecompressedCache {
       await rm(f.path, { force: true });
       total -= f.s?.size ?? 0;
     }
+  }
+}
+
+/** A `.partial` not written for this long was left by a process that died while decompressing (10 minutes). */
+export const STALE_PARTIAL_MS = 10 * 60 * 1000;
+
+/** fsync of a file or a folder (a rename is durable once its folder is synced). */
+async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
