@@ -234,11 +234,13 @@ export class FilesystemBlobStore implements BlobStore {
     const key = contentKey(meter.sha256);
     const target = this.path(key);
     await makeDirectory(dirname(target));
-    if ((await this.sizeOf(key)) !== null) {
+    // The content's age renewed when it is already stored (the sweep of unreferenced blobs leaves young ones to the
+    // writer about to refer to them), and these bytes dropped only then: the stored copy may have been removed (by the
+    // sweep, or a release) since it was looked at, and then these bytes are put in its place.
+    const now = new Date();
+    const renewed = (await this.sizeOf(key)) !== null && (await utimes(target, now, now).then(() => true, (error: unknown) => (isMissing(error) ? false : Promise.reject(error))));
+    if (renewed) {
       if (!keepSource) await unlink(from);
-      // The content's age renewed: the sweep of unreferenced blobs leaves young ones to the writer about to refer to them.
-      const now = new Date();
-      await utimes(target, now, now);
     } else {
       // Kept: a second name for the same file (same directory tree, so a hard link), the staged one stays.
       await (keepSource ? link(from, target).catch((error: unknown) => ((error as NodeJS.ErrnoException).code === 'EEXIST' ? undefined : Promise.reject(error))) : rename(from, target));
