@@ -436,6 +436,7 @@ export class AmqpBus implements Bus {
             payload: decodeJson(message.content),
             headers: toBusHeaders(message.properties.headers),
             redelivered: message.fields.redelivered,
+            signal: deliveriesLost(channel),
           });
         } catch (err) {
           handled = false;
@@ -637,4 +638,18 @@ export class AmqpBus implements Bus {
     }
     return consumer;
   }
+}
+
+/** One signal per consumer channel, aborted when it closes: every delivery it holds can no longer be acked then. */
+const channelSignals = new WeakMap<Channel, AbortSignal>();
+
+function deliveriesLost(channel: Channel): AbortSignal {
+  let signal = channelSignals.get(channel);
+  if (!signal) {
+    const controller = new AbortController();
+    channel.once('close', () => controller.abort(new Error('the delivery\'s channel closed: the broker gives the event to a consumer again')));
+    signal = controller.signal;
+    channelSignals.set(channel, signal);
+  }
+  return signal;
 }

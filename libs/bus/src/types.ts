@@ -51,6 +51,13 @@ export interface BusEvent<T = unknown> {
   headers: BusHeaders;
   /** True when this delivery was seen before by a consumer that did not ack it. */
   redelivered: boolean;
+  /**
+   * Aborted once this delivery can no longer be acknowledged: its channel closed (the connection lost, the broker's
+   * ack timeout), and the broker gives the event to a consumer again. A handler that waits a long time (one holding
+   * its event through an outage) stops waiting then, so a redelivered copy is not held twice. Absent on a transport
+   * whose deliveries cannot be lost under a running handler (the in-process bus).
+   */
+  signal?: AbortSignal;
 }
 
 /** Handles one event. Resolving acks it; throwing nacks it and it is redelivered (requeued). */

@@ -229,6 +229,35 @@ describe('AmqpBus (broker-specific)', () => {
     expect(await events.until(1)).toEqual([{ after: 'recovery' }]);
   }, 20_000);
 
+  test('when the connection is lost while a handler holds an event, then that delivery\'s signal is aborted and the event comes again with a signal of its own', async () => {
+    const victimName = `holder-${randomUUID().slice(0, 8)}`;
+    const holder = open({ connectionName: `${prefix}${victimName}` });
+    const peer = open();
+    const exchange = unique('held');
+    const deliveries: { redelivered: boolean; signal: AbortSignal | undefined }[] = [];
+    const firstLost = gate();
+    await holder.subscribe(exchange, unique('q-held'), ['#'], async (event) => {
+      deliveries.push({ redelivered: event.redelivered, signal: event.signal });
+      if (deliveries.length > 1) return;
+      // The first delivery is held (as a handler waiting out an outage holds it) until it is lost.
+      await new Promise<void>((resolve) => event.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      firstLost.open();
+      throw AppError.unavailable('still waiting');
+    });
+    await peer.publish(exchange, 'job.trigger', { job: 1 });
+    await eventually(async () => deliveries.length === 1);
+    expect(deliveries[0]?.signal?.aborted).toBe(false);
+
+    expect(await closeAmqpConnectionsNamed(victimName)).toBe(1);
+
+    await firstLost.opened;
+    await eventually(async () => deliveries.length === 2);
+    expect(deliveries.map((d) => [d.redelivered, d.signal?.aborted])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+  }, 20_000);
+
   test('when the broker closes the connection while a command waits for its reply, then 504 outcome unknown with its command id, not a 503', async () => {
     const victimName = `victim-${randomUUID().slice(0, 8)}`;
     const victim = open({ connectionName: `${prefix}${victimName}` });

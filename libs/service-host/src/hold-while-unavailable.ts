@@ -36,14 +36,18 @@ export function holdWhileUnavailable(handler: EventHandler, options: HoldOptions
   const first = options.firstDelayMs ?? 500;
   const max = options.maxDelayMs ?? 30_000;
   return async (event) => {
+    // Held until the service stops, or until the delivery itself is gone (its channel closed: the broker gives the
+    // event to a consumer again, and that copy is held instead; holding this one too ran the handler twice at once and
+    // kept a loop for a delivery no ack could reach, one more at every connection lost).
+    const signal = event.signal ? AbortSignal.any([options.signal, event.signal]) : options.signal;
     for (let attempt = 1, delay = first; ; attempt++, delay = Math.min(max, delay * 2)) {
       try {
         return await handler(event);
       } catch (err) {
-        if (!isUnavailable(err) || options.signal.aborted) throw err;
+        if (!isUnavailable(err) || signal.aborted) throw err;
         options.logger.warn({ queue: options.queue, routingKey: event.routingKey, attempt, retryInMs: delay, reason: toAppError(err).message }, 'event handler met an unavailable dependency; keeping the event and running it again');
-        // A stop ends the wait at once (the sleep rejects): the last failure hands the event back.
-        await sleep(delay, undefined, { signal: options.signal }).catch(() => Promise.reject(err));
+        // A stop, or the delivery lost, ends the wait at once (the sleep rejects): the last failure is thrown.
+        await sleep(delay, undefined, { signal }).catch(() => Promise.reject(err));
       }
     }
   };

@@ -57,6 +57,28 @@ describe('an event handler that keeps its event while a dependency is unavailabl
     expect(runs).toBe(1);
   });
 
+  test('when the delivery held is lost (its channel closed: the broker gives the event again), then this hold ends at once with the last failure, while the service runs on', async () => {
+    const stopping = new AbortController();
+    const lost = new AbortController();
+    const unavailable = AppError.unavailable('The entity service has no running instance');
+    let runs = 0;
+    const handler = holdWhileUnavailable(
+      async () => {
+        runs++;
+        throw unavailable;
+      },
+      { logger, queue: 'q', signal: stopping.signal, firstDelayMs: 60_000 },
+    );
+    const held = handler({ ...event, signal: lost.signal });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    lost.abort();
+    await expect(held).rejects.toBe(unavailable);
+    expect([runs, stopping.signal.aborted]).toEqual([1, false]);
+    // A delivery already lost when its handler fails is not held at all.
+    await expect(handler({ ...event, signal: lost.signal })).rejects.toBe(unavailable);
+    expect(runs).toBe(2);
+  });
+
   test('isUnavailable: 503 and 504 and a lost database connection are; 4xx, 500 and unknown errors are not', () => {
     expect([AppError.unavailable('x'), new AppError(504, 'x'), connectionTerminated(), Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })].map(isUnavailable)).toEqual([true, true, true, true]);
     expect([new AppError(400, 'x'), new AppError(409, 'x'), new AppError(500, 'x'), new Error('boom'), 'text'].map(isUnavailable)).toEqual([false, false, false, false, false]);
