@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type Message, type RecoveringChannelModel } from 'amqplib';
 import type { Logger } from '@pitwall/service-kit';
 import { DEFAULT_MAX_DELIVERIES, DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS } from './in-process-bus';
@@ -409,6 +409,10 @@ export class AmqpBus implements Bus {
     const exchangeName = this.topology.exchange(exchange);
     const queue = this.topology.queue(queueName);
     const deadLetters = this.topology.deadLetterQueue();
+    // A process's own queue is a classic queue (it must be exclusive), which counts no deliveries: its failures are
+    // counted here, by message, and past maxDeliveries the event is dead-lettered as a quorum queue's would be (it had
+    // come round again at once, thousands of times a second, for as long as the process ran).
+    const failures = options.perInstance && this.maxDeliveries > 0 ? new FailureCounts() : undefined;
     return this.addConsumer(
       queue,
       async (channel) => {
@@ -416,7 +420,7 @@ export class AmqpBus implements Bus {
         this.declaredExchanges.add(exchangeName);
         if (options.perInstance) {
           // This process's own queue: deleted by the broker once its consumer is gone (closed, or the connection lost).
-          await channel.assertQueue(queue, { durable: false, exclusive: true, autoDelete: true });
+          await channel.assertQueue(queue, { durable: false, exclusive: true, autoDelete: true, arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetters } });
         } else {
           // Quorum queues count deliveries, so a poison event is dead-lettered instead of looping forever.
           const args: Record<string, unknown> = { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetters };
@@ -443,8 +447,15 @@ export class AmqpBus implements Bus {
           this.logger.warn({ err, queue, routingKey: message.fields.routingKey, redelivered: message.fields.redelivered }, 'bus event handler failed; requeued');
         }
         try {
-          if (handled) channel.ack(message);
-          else channel.nack(message, false, true);
+          const id = failures ? messageKey(message) : '';
+          if (handled) {
+            failures?.forget(id);
+            channel.ack(message);
+          } else if (failures && failures.add(id) >= this.maxDeliveries) {
+            failures.forget(id);
+            this.logger.error({ queue, routingKey: message.fields.routingKey, deliveries: this.maxDeliveries }, 'bus event failed on every delivery; dead-lettered');
+            channel.nack(message, false, false);
+          } else channel.nack(message, false, true);
         } catch {
           // The channel died meanwhile: the broker requeues the unacked delivery for another consumer.
         }
@@ -652,4 +663,27 @@ function deliveriesLost(channel: Channel): AbortSignal {
     channelSignals.set(channel, signal);
   }
   return signal;
+}
+
+/** Failed deliveries by message, for the queues that count none (a process's own): the latest 10,000 messages. */
+class FailureCounts {
+  private readonly counts = new Map<string, number>();
+
+  add(id: string): number {
+    const count = (this.counts.get(id) ?? 0) + 1;
+    this.counts.delete(id);
+    this.counts.set(id, count);
+    if (this.counts.size > 10_000) this.counts.delete(this.counts.keys().next().value as string);
+    return count;
+  }
+
+  forget(id: string): void {
+    this.counts.delete(id);
+  }
+}
+
+/** A message's identity across its redeliveries: its message id (every publish of this bus sets one), else its bytes' hash. */
+function messageKey(message: ConsumeMessage): string {
+  const id: unknown = message.properties.messageId;
+  return typeof id === 'string' && id ? `id:${id}` : `sha1:${createHash('sha1').update(message.content).digest('base64')}`;
 }

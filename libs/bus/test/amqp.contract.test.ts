@@ -174,6 +174,42 @@ describe('AmqpBus (broker-specific)', () => {
     expect(deliveries.items).toHaveLength(2);
   });
 
+  test.each([
+    ['published by a bus (its message id)', 3, (exchange: string, bus: AmqpBus) => bus.publish(exchange, 'attachment.available', { poison: true })],
+    [
+      'published by another producer, not JSON, no message id',
+      // Its body fails before any handler runs.
+      0,
+      async (exchange: string) => {
+        const connection = await connect(AMQP_URL);
+        try {
+          const channel = await connection.createConfirmChannel();
+          channel.publish(`${prefix}${exchange}`, 'attachment.available', Buffer.from('not json'));
+          await channel.waitForConfirms();
+        } finally {
+          await connection.close();
+        }
+      },
+    ],
+  ])('when an event %s fails on every delivery of a per-instance subscription, then it is dead-lettered after maxDeliveries, not redelivered for ever', async (_what, handled, send) => {
+    const bus = open({ maxDeliveries: 3 });
+    const exchange = unique('entity');
+    let deliveries = 0;
+    await bus.subscribe(exchange, unique('q-own'), ['#'], async () => {
+      deliveries++;
+      throw new Error('poison');
+    }, { perInstance: true });
+    // The DLQ may hold an earlier test's letters: this one is known by its routing key's exchange.
+    await inspect((channel) => channel.purgeQueue(`${prefix}dlq`));
+
+    await send(exchange, bus);
+
+    const dead = await eventually(() => inspect((channel) => channel.get(`${prefix}dlq`, { noAck: true })), 50);
+    expect(dead.properties.headers?.['x-first-death-exchange']).toBe(`${prefix}${exchange}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(deliveries).toBe(handled);
+  });
+
   test('when the broker deletes a served queue and an event queue under a live connection, then the bus consumes both again: requests are served and events heard', async () => {
     const bus = open();
     const peer = open();
