@@ -292,6 +292,10 @@ export class AmqpBus implements Bus {
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
     const deadline = Date.now() + timeoutMs;
     const connection = await this.connection(timeoutMs);
+    // What is left of the caller's wait once connected (the first connection may have taken part of it): the request
+    // carries that, so its service's deadline and its expiry on the broker are never after the caller gave up.
+    const remainingMs = deadline - Date.now();
+    if (remainingMs <= 0) throw unavailableError('Not connected to the message broker in time');
     const correlationId = randomUUID();
     return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => settle({ error: unansweredError(options.headers, timeoutError(service, type, timeoutMs)) }), Math.max(0, deadline - Date.now()));
@@ -307,11 +311,11 @@ export class AmqpBus implements Bus {
           correlationId,
           replyTo: DIRECT_REPLY_TO,
           type,
-          headers: requestHeaders(options.headers, timeoutMs, options.deadline),
+          headers: requestHeaders(options.headers, remainingMs, options.deadline),
           contentType: CONTENT_TYPE,
           // The caller waits, so a request may be transient; once nobody waits it must not be served.
           persistent: false,
-          expiration: String(timeoutMs),
+          expiration: String(remainingMs),
           // Unroutable (no such service queue) comes back as basic.return: fail fast instead of timing out.
           mandatory: true,
         });

@@ -312,6 +312,31 @@ describe('AmqpBus (broker-specific)', () => {
     expect(await inFlight).toMatchObject({ status: 504, type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId: 'request:1' } });
   }, 20_000);
 
+  test('when a request waits for the first connection, then the deadline it carries is within the caller\'s own wait', async () => {
+    const { proxy, url } = await brokerProxy();
+    await proxy.open();
+    // The broker is reached, but nothing passes for 1.5 s: the first connection takes half of the request's wait.
+    proxy.hold();
+    const peer = open();
+    const service = unique('deadline');
+    const seen: (number | undefined)[] = [];
+    await peer.serve(service, async (request) => {
+      seen.push(request.deadline);
+      return 'served';
+    });
+    const late = new AmqpBus({ url, prefix, logger });
+    try {
+      const sent = Date.now();
+      setTimeout(() => proxy.release(), 1500);
+      expect(await late.request(service, 'query', {}, { timeoutMs: 3000 })).toBe('served');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toBeLessThanOrEqual(sent + 3000);
+    } finally {
+      await late.close();
+      await proxy.cut();
+    }
+  }, 20_000);
+
   test('when the broker is unreachable after connecting, then requests fail at once with 503 and a Retry-After', async () => {
     const name = `down-${randomUUID().slice(0, 8)}`;
     // A long first backoff keeps the bus disconnected for the whole test.
