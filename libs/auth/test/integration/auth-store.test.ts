@@ -131,7 +131,9 @@ describe('AuthStore', () => {
       });
       try {
         const gateway = new AuthStore(pool, real, logger, { cacheTtlSeconds: 300 });
-        const admin = new AuthStore(pool, racing, logger, { awaitSecondEviction: awaited, secondEvictionDelayMs: 100 });
+        // The second eviction's delay well past what the two changes and the look take on a loaded machine (100 ms had passed
+        // before the look, and the entries were gone already).
+        const admin = new AuthStore(pool, racing, logger, { awaitSecondEviction: awaited, secondEvictionDelayMs: 2000 });
         const { accountId, userId } = await member(admin);
         const { keyId, apiKey } = await admin.createApiKey(userId);
         expect(await gateway.authenticate(apiKey)).toEqual({ userId, keyId });
