@@ -66,6 +66,8 @@ export interface InboxOptions {
   keepMs?: number;
   /** How often expired commands are swept. Default 10 minutes. */
   sweepIntervalMs?: number;
+  /** Expired commands one statement of a sweep deletes at most (default 5,000): each page is its own short transaction. */
+  sweepPageSize?: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -171,8 +173,10 @@ class CommandInbox implements Inbox {
   private readonly logger: Logger;
   private readonly keepMs: number;
   private readonly sweepIntervalMs: number;
+  private readonly sweepPageSize: number;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<unknown> | undefined;
+  private sweepRunning = false;
 
   constructor(options: InboxOptions) {
     this.pool = options.pool;
@@ -180,6 +184,7 @@ class CommandInbox implements Inbox {
     this.logger = options.logger;
     this.keepMs = Math.max(options.keepMs ?? DAY_MS, DAY_MS);
     this.sweepIntervalMs = options.sweepIntervalMs ?? 10 * 60 * 1000;
+    this.sweepPageSize = options.sweepPageSize ?? 5000;
   }
 
   async once<T>(q: Queryable, command: InboxCommand | undefined, codec: ReplyCodec<T>, write: () => Promise<T>): Promise<T> {
@@ -245,15 +250,33 @@ class CommandInbox implements Inbox {
       await q.query(`DELETE FROM ${this.table} WHERE (scope, command_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, [released.map((c) => c.scope), released.map((c) => c.id)]);
   }
 
+  /**
+   * Deletes the expired commands, oldest first, a page (`sweepPageSize`) per statement until none is left: a backlog
+   * (sweeps that failed for a while, a restore) is never one statement, whose rows, replies and WAL grew with it and
+   * which the statement timeout could cancel every time, the table then only growing.
+   */
   async sweep(): Promise<number> {
-    const { rowCount } = await this.pool.query(`DELETE FROM ${this.table} WHERE created_at < clock_timestamp() - make_interval(secs => $1)`, [this.keepMs / 1000]);
-    return rowCount ?? 0;
+    let swept = 0;
+    for (;;) {
+      const { rowCount } = await this.pool.query(
+        `DELETE FROM ${this.table} WHERE ctid = ANY(ARRAY(
+           SELECT ctid FROM ${this.table} WHERE created_at < clock_timestamp() - make_interval(secs => $1) ORDER BY created_at LIMIT $2))`,
+        [this.keepMs / 1000, this.sweepPageSize],
+      );
+      swept += rowCount ?? 0;
+      if ((rowCount ?? 0) < this.sweepPageSize) return swept;
+    }
   }
 
   start(): void {
     if (this.timer) return;
     const tick = (): void => {
-      this.sweeping = this.sweep().catch((err: unknown) => this.logger.warn({ err, table: this.table }, 'inbox sweep failed; retried later'));
+      // One sweep at a time: a long one is not joined by the next.
+      if (this.sweepRunning) return;
+      this.sweepRunning = true;
+      this.sweeping = this.sweep()
+        .catch((err: unknown) => this.logger.warn({ err, table: this.table }, 'inbox sweep failed; retried later'))
+        .finally(() => (this.sweepRunning = false));
     };
     tick();
     this.timer = setInterval(tick, this.sweepIntervalMs);

@@ -123,6 +123,33 @@ describe('inbox', () => {
     expect(rows.map((r) => r.command_id)).toEqual([recent.id]);
   });
 
+  test('when thousands of commands expired (a backlog), then the sweep deletes them all in pages of sweepPageSize, each its own statement, and keeps the recent', async () => {
+    const recent = command();
+    await writeLap(randomUUID(), recent);
+    await pool.query(
+      `INSERT INTO timing.inbox (scope, command_id, request_hash, created_at) SELECT 'backlog', 'old-' || g, 'h', now() - interval '30 hours' - g * interval '1 second' FROM generate_series(1, 2500) g`,
+    );
+    const deletes: number[] = [];
+    const counting = new Proxy(pool, {
+      get(target, name) {
+        if (name !== 'query') return Reflect.get(target, name);
+        return async (...args: Parameters<typeof pool.query>) => {
+          const result = await (target.query as (...a: unknown[]) => Promise<{ rowCount: number | null }>)(...args);
+          if (String(args[0]).trimStart().startsWith('DELETE')) deletes.push(result.rowCount ?? 0);
+          return result;
+        };
+      },
+    });
+    const paged = createInbox({ pool: counting, schema: 'timing', logger: silent, sweepPageSize: 1000 });
+
+    expect(await paged.sweep()).toBeGreaterThanOrEqual(2500);
+
+    expect(deletes.slice(0, 2)).toEqual([1000, 1000]);
+    expect(deletes.every((n) => n <= 1000)).toBe(true);
+    const { rows } = await pool.query<{ scope: string; n: string }>(`SELECT scope, count(*) AS n FROM timing.inbox WHERE scope = 'backlog' OR command_id = $1 GROUP BY scope`, [recent.id]);
+    expect(rows).toEqual([{ scope: recent.scope, n: '1' }]);
+  });
+
   test('when a command is read from bus headers, then it needs both its id and its hash', () => {
     expect(commandOf({ commandId: 'key:1', commandHash: 'h' }, 'acc')).toEqual({ scope: 'acc', id: 'key:1', requestHash: 'h' });
     expect(commandOf({ commandId: 'key:1' }, 'acc')).toBeUndefined();
