@@ -116,7 +116,7 @@ class AmqpConsumer implements Subscription {
     this.attachedTo = connection;
     this.attaching = (async () => {
       const channel = await connection.model.createChannel();
-      this.bus.watchChannel(connection, channel, `consumer of ${this.queue}`, () => this.channel === channel && !this.closed);
+      this.bus.watchChannel(connection, channel, `consumer of ${this.queue}`, () => this.channel === channel && !this.closed, () => this.consumeAgain(channel, 'its channel was closed by the broker'));
       try {
         await this.declare(channel);
         await channel.prefetch(this.prefetch);
@@ -186,9 +186,17 @@ class AmqpConsumer implements Subscription {
    * for amqplib's recovery to start everything again.
    */
   private onCancelled(channel: Channel): void {
+    this.consumeAgain(channel, 'cancelled by the broker (queue deleted?)');
+  }
+
+  /**
+   * Consumes again on a new channel under the same connection, when the broker ended this consumer or closed its
+   * channel (a closed channel's deliveries go back to the queue, their handlers' signals aborted).
+   */
+  private consumeAgain(channel: Channel, why: string): void {
     const connection = this.attachedTo;
     if (this.closed || this.channel !== channel || !connection?.alive) return;
-    this.bus.logger.warn({ queue: this.queue }, 'bus consumer cancelled by the broker (queue deleted?); consuming again');
+    this.bus.logger.warn({ queue: this.queue, why }, 'bus consumer lost; consuming again');
     this.channel = undefined;
     this.consumerTag = undefined;
     this.attachedTo = undefined;
@@ -539,14 +547,23 @@ export class AmqpBus implements Bus {
     this.consumers.delete(consumer);
   }
 
-  /** @internal Every channel gets an error handler; one that dies under a live connection restarts the connection. */
-  watchChannel(connection: Connection, channel: Channel, role: string, stillWanted: () => boolean = () => true): void {
+  /**
+   * @internal Every channel gets an error handler; one that dies under a live connection restarts the connection,
+   * unless `replace` can stand a new channel in for it alone (a consumer's: the broker closed it for its ack timeout,
+   * or a 406 of its own), so that the requests and publications on the others go on.
+   */
+  watchChannel(connection: Connection, channel: Channel, role: string, stillWanted: () => boolean = () => true, replace?: () => void): void {
     channel.on('error', (err) => this.logger.warn({ err, role }, 'bus channel error'));
     channel.on('handler-error', (err, event) => this.logger.error({ err, role, event }, 'bus channel listener threw'));
     channel.on('close', () => {
       // Channels close just before their connection reports it; look once that report had its chance.
       setImmediate(() => {
         if (!connection.alive || this.closing || !stillWanted()) return;
+        if (replace) {
+          this.logger.warn({ role }, 'bus channel closed under a live connection; opening another for it');
+          replace();
+          return;
+        }
         this.logger.warn({ role }, 'bus channel closed under a live connection; reconnecting');
         connection.model.close().catch(() => undefined);
       });

@@ -233,6 +233,33 @@ describe('AmqpBus (broker-specific)', () => {
     expect(await bus.isReady()).toBe(true);
   }, 20_000);
 
+  test('when the broker closes a consumer\'s channel under a live connection (a 406 of its own), then that consumer alone consumes again: requests in flight on the connection are answered', async () => {
+    const bus = open();
+    const peer = open();
+    const slow = unique('slow');
+    const exchange = unique('jobs');
+    const release = gate();
+    await peer.serve(slow, async () => {
+      await release.opened;
+      return 'late';
+    });
+    const events = collector<unknown>();
+    await bus.subscribe(exchange, unique('q-jobs'), ['#'], async (event) => events.push(event.payload));
+    const inFlight = bus.request(slow, 'slow.query', {}, { timeoutMs: 15_000 });
+
+    // The consumer's channel, closed by the broker as its ack timeout or an unknown delivery tag does (a 406).
+    const consumer = [...(bus as unknown as { consumers: Set<{ queue: string; channel?: import('amqplib').Channel }> }).consumers].find((c) => c.queue.includes('q-jobs'));
+    const closedByBroker = new Promise((resolve) => consumer?.channel?.once('close', resolve));
+    consumer?.channel?.ack({ fields: { deliveryTag: 999_999 } } as import('amqplib').Message);
+    await closedByBroker;
+
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release.open();
+    expect(await inFlight).toBe('late');
+    await peer.publish(exchange, 'job.trigger', { after: 'its channel closed' });
+    expect(await events.until(1)).toEqual([{ after: 'its channel closed' }]);
+  }, 20_000);
+
   test('when the broker closes the connection, then in-flight requests fail with 503 and everything works again after recovery', async () => {
     const victimName = `victim-${randomUUID().slice(0, 8)}`;
     const victim = open({ connectionName: `${prefix}${victimName}` });
