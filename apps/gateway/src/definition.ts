@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret, watchedBlobStore } from '@pitwall/blob-store';
 import { AUTH_CACHE_PREFIX, AUTH_NEAR_PREFIXES, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
-import { ClaimRedeemer, claimRedeemerSettings, claimSecret, ServicePresence } from '@pitwall/bus';
+import { ClaimRedeemer, claimRedeemerSettings, claimSecret, InProcessBus, ServicePresence } from '@pitwall/bus';
 import { MemoryCache, RedisCache, redisCacheOptions, redisCacheSettings, type Cache } from '@pitwall/cache';
 import { DEFAULT_TIMING_PARTITIONS, EXCHANGES, MAX_TIMING_PARTITIONS, SERVICES } from '@pitwall/contracts';
 import { defineService } from '@pitwall/service-host';
@@ -113,6 +113,14 @@ export const gateway = defineService({
         await blobs.close();
       },
     };
+  },
+  // An in-process bus (npm start) keeps its queues in the process's memory: a membership snapshot published there
+  // and not yet mirrored went with a killed process (its outbox row already deleted). Every account's members are
+  // announced again at start; the entity-service mirrors each version once.
+  started: async ({ auth }, { shared, logger }) => {
+    if (!(shared.bus instanceof InProcessBus)) return;
+    const accounts = await auth.announceAllMembers();
+    if (accounts) logger.debug({ accounts }, 'account members announced again (the in-process bus keeps nothing across a restart)');
   },
   metrics: ({ heldAnswers }, metrics) => {
     if (heldAnswers) metrics.gauge('pitwall_gateway_held_answer_bytes', 'Bytes of large read answers held for their next request (HELD_ANSWERS_BYTES)', () => heldAnswers.heldBytes);

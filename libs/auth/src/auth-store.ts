@@ -207,6 +207,29 @@ export class AuthStore {
     return changed;
   }
 
+  /**
+   * Announces every account's members again, each snapshot with a new version (as auth migration 3 did once), and
+   * returns how many. For a bus that keeps its queues in the process's memory (npm start): a snapshot published there
+   * had its outbox row deleted, and went with the process if it was killed before the entity-service mirrored it. The
+   * accounts are share-locked first, so a change committing meanwhile either comes before (its members read here) or
+   * waits and takes the next version; the mirror applies each version once.
+   */
+  async announceAllMembers(): Promise<number> {
+    const { count, publish } = await withTransaction(this.pool, async (c) => {
+      const members = `EXISTS (SELECT 1 FROM auth.account_memberships m WHERE m.account_id = a.id)`;
+      await c.query(`SELECT a.id FROM auth.accounts a WHERE ${members} ORDER BY a.id FOR SHARE`);
+      const { rows } = await c.query<AccountMembersEvent>(
+        `SELECT a.id::text AS "accountId", nextval('auth.membership_version')::text AS version,
+                COALESCE((SELECT jsonb_agg(jsonb_build_object('userId', u.id, 'name', u.name, 'email', u.email, 'role', m.role) ORDER BY u.id)
+                          FROM auth.account_memberships m JOIN auth.users u ON u.id = m.user_id WHERE m.account_id = a.id), '[]'::jsonb) AS members
+           FROM auth.accounts a WHERE ${members} ORDER BY a.id`,
+      );
+      return { count: rows.length, publish: rows.length ? await this.events.add(c, rows.map((payload) => ({ routingKey: ACCOUNT_MEMBERS_ROUTING_KEY, payload }))) : undefined };
+    });
+    if (publish && this.publishesEvents) await publish();
+    return count;
+  }
+
   /** Creates a key for the user. The plain key is returned here and never again: only its hash is stored. */
   async createApiKey(userId: string, label?: string): Promise<{ keyId: string; apiKey: string }> {
     userId = requireUuid(userId, 'user id');

@@ -112,6 +112,22 @@ describe('gateway: Users are the account members, kept in step with membership c
     await eventually(['demo'], 20_000);
   });
 
+  test('when a membership change\'s snapshot was lost with the in-process bus (npm start killed before it was mirrored) and the gateway starts again, then the Users show the change', async () => {
+    const cli = new AuthStore(db, new MemoryCache(), createLogger('admin-test', 'silent'));
+    const name = `lost-${randomUUID().slice(0, 8)}`;
+    const user = await cli.createUser(name);
+    // The membership committed, its snapshot gone: what a kill -9 leaves once the in-process bus took it from the outbox.
+    await db.query(`INSERT INTO auth.account_memberships (account_id, user_id, role) VALUES ($1, $2, 'reader')`, [accountId, user.id]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await names()).toEqual(['demo']);
+
+    await stack.start(gateway);
+
+    await eventually(['demo', name], 20_000);
+    await cli.removeMembership(accountId, user.id);
+    await eventually(['demo'], 20_000);
+  });
+
   test('when a User is created, updated or deleted, then it is a 403 problem saying why, and the Users are unchanged', async () => {
     await eventually(['demo']);
     const before = await listUsers();
