@@ -116,11 +116,12 @@ export const datafileService = defineService({
     const cacheDir = config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed');
     // Checked at start: found unwritable only at the first LZ4 read, every such read would fail.
     await writableDirectory(cacheDir, config.DATAFILE_CACHE_DIR ? 'DATAFILE_CACHE_DIR' : 'DATA_DIR (its decompressed/ folder, DATAFILE_CACHE_DIR unset)');
-    const decompressed = new DecompressedCache(cacheDir, config.DATAFILE_CACHE_BYTES, lz4);
-    await decompressed.trim();
     const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
     // One user's burst of reads does not hold every thread while another user's read waits (fair-pool.ts).
     const fair = new FairPool(pool, pool.options.maxThreads);
+    // LZ4 blobs are decompressed on the pool: seconds of CPU for a large file, off the event loop of the claim port.
+    const decompressed = new DecompressedCache(cacheDir, config.DATAFILE_CACHE_BYTES, lz4, fair.forUser(''));
+    await decompressed.trim();
     const datasets = new Datasets(bus, blobs, decompressed, { pool: fair.forUser(''), maxChannels: config.MAX_CHANNELS_PER_FILE, maxLaps: config.MAX_LAPS_PER_FILE, maxLabels: config.DATAFILE_MAX_CATALOGUE_LABELS, maxChars: config.DATAFILE_MAX_CATALOGUE_CHARS, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES, decompression: lz4 });
     const cache = new StoredChannelCache(config.DATAFILE_CHANNEL_CACHE_BYTES);
     // A first task loads the worker's bundle in its thread now, not during the first read after a start.

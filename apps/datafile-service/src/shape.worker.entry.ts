@@ -8,6 +8,7 @@ import { DEFAULT_SCRATCH_BYTES, ScratchArrays, type ShapeWorkerData } from './wo
 import { shapeChannels, shapedChunks, type ShapeTask } from './workers/shape-channels';
 import { trackMapOf, type TrackMapTask } from './workers/track-map';
 import type { catalogueOf, eventsOf, ldxBeaconsOf, storedOf, WholeFiles } from './workers/whole-files';
+import type { Lz4DecompressResult, Lz4DecompressTask } from './workers/lz4-decompress';
 
 /** The readers of whole files, loaded by the first task that needs them: a thread (re)started for reads of `.ld` ranges stays as light to start as before. */
 const wholeFiles = () => import('./workers/whole-files');
@@ -56,6 +57,12 @@ function shapeEvaluated(task: ShapeTask): Uint8Array | Promise<number> {
     return sendChunks(task.port, head, chunks);
   }
   return move(shapeChannels(task).body) as unknown as Uint8Array;
+}
+
+/** An LZ4 blob decompressed into a file (`run(task, { name: 'decompressLz4', transferList: [task.port] })`), its bytes fed over the port. */
+export async function decompressLz4(task: Lz4DecompressTask): Promise<Lz4DecompressResult> {
+  const { decompressLz4: decompress } = await import('./workers/lz4-decompress');
+  return decompress(task);
 }
 
 /** The lap trace reads (`run(task, { name: 'laps' })`): a lap's distance, or its delta against a reference, as JSON (or which lap of a delta never moves). */

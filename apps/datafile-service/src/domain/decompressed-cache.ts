@@ -4,9 +4,13 @@ import { open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { MessageChannel } from 'node:worker_threads';
 import type { BlobStore } from '@pitwall/blob-store';
+import { feedChunks } from '@pitwall/bus';
 import { decodeLz4Frames, type Lz4Limits } from '@pitwall/formats';
 import { makeDirectory } from '@pitwall/service-kit';
+import { refusalError, type Lz4DecompressResult, type Lz4DecompressTask } from '../workers/lz4-decompress';
+import type { TaskPool } from './fair-pool';
 
 /**
  * LZ4-compressed blobs decompressed once into a local file (keyed by the blob's hash) that readers then open for
@@ -18,10 +22,15 @@ import { makeDirectory } from '@pitwall/service-kit';
 export class DecompressedCache {
   private readonly pending = new Map<string, Promise<string>>();
 
+  /**
+   * `pool`: where the decompression runs (the service's pool, `decompressLz4`), its bytes fed from this thread; without
+   * one (some tests), on this thread.
+   */
   constructor(
     private readonly dir: string,
     private readonly maxBytes: number,
     private readonly limits: Pick<Lz4Limits, 'maxBytes' | 'maxRatio'>,
+    private readonly pool?: TaskPool,
   ) {}
 
   /** The path of the decompressed copy of `key` (`sha256/<hex>`), made now when absent. */
@@ -52,10 +61,14 @@ export class DecompressedCache {
     try {
       const compressedSize = (await blobs.stat(key))?.size;
       const limits: Lz4Limits = { ...this.limits, ...(compressedSize !== undefined ? { compressedSize } : {}) };
-      await pipeline(Readable.from(decodeLz4Frames(await blobs.openRead(key), undefined, limits)), createWriteStream(partial));
-      // On disk before it has its name: after a power loss a copy is whole or absent, never short (a short one would be
-      // trusted and read as a damaged file until evicted).
-      await syncPath(partial);
+      if (this.pool) {
+        await this.decompressOnPool(this.pool, await blobs.openRead(key), partial, limits);
+      } else {
+        await pipeline(Readable.from(decodeLz4Frames(await blobs.openRead(key), undefined, limits)), createWriteStream(partial));
+        // On disk before it has its name: after a power loss a copy is whole or absent, never short (a short one would
+        // be trusted and read as a damaged file until evicted). The pool's task syncs its file itself.
+        await syncPath(partial);
+      }
       await rename(partial, path);
       await syncPath(this.dir);
     } catch (err) {
@@ -64,6 +77,23 @@ export class DecompressedCache {
     }
     await this.evict(path);
     return path;
+  }
+
+  /**
+   * The bytes fed to the pool's task, which decompresses them into `partial` and syncs it. The failure reported is the
+   * first cause: the source's (the blob store's outage), else the task's (the stream refused: an Lz4FrameError).
+   */
+  private async decompressOnPool(pool: TaskPool, source: AsyncIterable<Uint8Array>, partial: string, limits: Lz4Limits): Promise<void> {
+    const { port1, port2 } = new MessageChannel();
+    const task = pool.run({ port: port2, path: partial, limits } satisfies Lz4DecompressTask, { name: 'decompressLz4', transferList: [port2] }) as Promise<Lz4DecompressResult>;
+    // The task's end closes this side too: the worker's close reaches it late (seconds, seen), and the feeding waiting
+    // for credit would wait that long.
+    const ended = task.finally(() => port1.close());
+    const [fed, done] = await Promise.allSettled([feedChunks(port1, source), ended]);
+    // A refused stream stopped the feeding (its "stopped reading" is a consequence); a source that failed failed the task.
+    if (done.status === 'fulfilled' && 'refused' in done.value) throw refusalError(done.value.refused);
+    if (fed.status === 'rejected') throw fed.reason;
+    if (done.status === 'rejected') throw done.reason;
   }
 
   /**

@@ -209,3 +209,82 @@ export function receiveChunks(port: MessagePort, task: Promise<unknown>, stop: (
   };
   return { head, chunks: { [Symbol.asyncIterator]: chunks }, cancel };
 }
+
+/** What the feeding side posts to a worker: chunks, then the end, or why the source failed. */
+type FeedMessage = { chunk: Uint8Array } | { end: true } | { failed: string };
+
+/**
+ * The other way round: the caller's side feeds `source` (a blob's bytes) to a worker's task over `port`, at most
+ * `window` chunks ahead of what the task took; each chunk is copied into a buffer of its own, which is transferred.
+ * Resolves once every chunk and the end were posted. A source that fails tells the task (its iteration throws, it
+ * ends) and rejects with the source's error; a task that closes the port before the end (it failed, or needed no
+ * more) stops the feeding and the reading of `source`, which rejects with `Error('the worker stopped reading')`.
+ */
+export async function feedChunks(port: MessagePort, source: AsyncIterable<Uint8Array>, window = DEFAULT_CHUNK_WINDOW): Promise<void> {
+  let credit = window;
+  let wake: (() => void) | undefined;
+  let closed = false;
+  port.on('message', (n: number) => {
+    credit += n;
+    wake?.();
+  });
+  port.on('close', () => {
+    closed = true;
+    wake?.();
+  });
+  try {
+    for await (const piece of source) {
+      while (credit <= 0 && !closed) await new Promise<void>((resolve) => (wake = resolve));
+      if (closed) throw new Error('the worker stopped reading');
+      credit -= 1;
+      const chunk = new Uint8Array(piece);
+      port.postMessage({ chunk } satisfies FeedMessage, [chunk.buffer]);
+    }
+  } catch (err) {
+    if (!closed) port.postMessage({ failed: err instanceof Error ? err.message : String(err) } satisfies FeedMessage);
+    throw err;
+  }
+  // The worker closes the port once it took the end (messages posted before a close still arrive).
+  if (!closed) port.postMessage({ end: true } satisfies FeedMessage);
+}
+
+/**
+ * The worker's side of `feedChunks`: the chunks as they come, each taken giving the feeder one credit. Throws when
+ * the feeder's source failed, or the port closed before the end. The port is closed once the iteration ends, so a
+ * task that stops early (a refused stream) stops the feeding too.
+ */
+export function takeChunks(port: MessagePort): AsyncIterable<Uint8Array> {
+  const queue: Uint8Array[] = [];
+  let ended = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  port.on('message', (m: FeedMessage) => {
+    if ('chunk' in m) queue.push(m.chunk);
+    else if ('end' in m) ended = true;
+    else failure = new Error(`the bytes could not be read: ${m.failed}`);
+    wake?.();
+  });
+  port.on('close', () => {
+    if (!ended) failure ??= new Error('the feeder closed before the end of the bytes');
+    wake?.();
+  });
+  return {
+    async *[Symbol.asyncIterator]() {
+      try {
+        for (;;) {
+          const chunk = queue.shift();
+          if (chunk) {
+            port.postMessage(1);
+            yield chunk;
+            continue;
+          }
+          if (failure) throw failure;
+          if (ended) return;
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
+      } finally {
+        port.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import type { MessagePort } from 'node:worker_threads';
+import { takeChunks } from '@pitwall/bus/port-chunks';
+import { decodeLz4Frames, Lz4FrameError, type Lz4FrameErrorCode, type Lz4LimitName, type Lz4Limits } from '@pitwall/formats';
+
+/** One LZ4 blob decompressed into a new file: its compressed bytes come over `port` (`feedChunks`). */
+export interface Lz4DecompressTask {
+  port: MessagePort;
+  /** The file written (created: it must not exist), fsynced before the task resolves. */
+  path: string;
+  limits: Lz4Limits;
+}
+
+/** The bytes written, or what is wrong with the stream (an Lz4FrameError's fields: an error's own fields do not cross threads). */
+export type Lz4DecompressResult = { bytes: number } | { refused: { code: Lz4FrameErrorCode; reason: string; offset: number; limit?: Lz4LimitName } };
+
+/**
+ * Decompresses on the pool's thread, not the service's event loop: a 4 GiB file takes seconds of CPU, which there
+ * held every request and the claim port's answers for tens of milliseconds at a time.
+ */
+export async function decompressLz4(task: Lz4DecompressTask): Promise<Lz4DecompressResult> {
+  const fd = openSync(task.path, 'wx');
+  let bytes = 0;
+  try {
+    for await (const block of decodeLz4Frames(takeChunks(task.port), undefined, task.limits)) {
+      for (let at = 0; at < block.byteLength; ) at += writeSync(fd, block, at, block.byteLength - at);
+      bytes += block.byteLength;
+    }
+    fsyncSync(fd);
+    return { bytes };
+  } catch (err) {
+    if (err instanceof Lz4FrameError) return { refused: { code: err.code, reason: err.reason, offset: err.offset, ...(err.limit ? { limit: err.limit } : {}) } };
+    throw err;
+  } finally {
+    closeSync(fd);
+    task.port.close();
+  }
+}
+
+/** The refusal as the error the reads map (read-errors.ts). */
+export function refusalError(refused: Extract<Lz4DecompressResult, { refused: unknown }>['refused']): Lz4FrameError {
+  return new Lz4FrameError(refused.code, refused.reason, refused.offset, refused.limit);
+}
