@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret, watchedBlobStore } from '@pitwall/blob-store';
 import { ACCOUNT_MEMBERS_ROUTING_KEY, EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES, type AttachmentAvailableEvent, type AttachmentDeletedEvent, type EntityChangedEvent } from '@pitwall/contracts';
@@ -78,7 +79,9 @@ export const entityService = defineService({
     // Bytes kept in PostgreSQL before the blob store move into it before the migration that drops their table.
     beforeMigrate: async (pool, { config, logger }) => void (await moveLegacyBytes(pool, () => blobStoreFromConfig(config), logger)),
   },
-  build: async ({ bus, pool, logger, config }) => {
+  // The finalise of an LZ4 upload checks its frames here (decompressing, keeping nothing): off the event loop.
+  pools: [{ name: 'lz4', entry: 'lz4.worker.entry.js', source: join(__dirname, 'lz4.worker.entry.ts'), maxThreads: 2 }],
+  build: async ({ bus, pool, logger, config, workers }) => {
     if (!pool) throw new Error('entity-service needs its database');
     // Events are written with their write and published after its commit; what fails now is retried (outbox).
     // Timing events (`timing.*`, written by timing updates) share the outbox and go to their own exchange.
@@ -107,6 +110,7 @@ export const entityService = defineService({
       urlTtlSeconds: config.UPLOAD_URL_TTL_S,
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
       lz4: { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO },
+      ...(workers['lz4'] ? { lz4Pool: workers['lz4'] } : {}),
       publicBaseUrl: config.PUBLIC_BASE_URL,
       logger,
       ...(inbox ? { inbox } : {}),

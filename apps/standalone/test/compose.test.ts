@@ -26,6 +26,7 @@ async function bundleWorkers(): Promise<string> {
   mkdirSync(join(root, 'tmp'), { recursive: true });
   const outdir = mkdtempSync(join(root, 'tmp', 'standalone-workers-'));
   await bundleWorkerEntry(join(root, 'apps', 'datafile-service', 'src', 'shape.worker.entry.ts'), outdir);
+  await bundleWorkerEntry(join(root, 'apps', 'entity-service', 'src', 'lz4.worker.entry.ts'), outdir);
   return outdir;
 }
 

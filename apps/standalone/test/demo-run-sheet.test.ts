@@ -31,6 +31,7 @@ describe('the demo run sheet npm start seeds and the requests it prints', () => 
     db = await createTestDatabase();
     const workerDir = join(dir, 'workers');
     await bundleWorkerEntry(join(root, 'apps', 'datafile-service', 'src', 'shape.worker.entry.ts'), workerDir);
+    await bundleWorkerEntry(join(root, 'apps', 'entity-service', 'src', 'lz4.worker.entry.ts'), workerDir);
     const port = await freePort();
     base = `http://localhost:${port}`;
     stack = await composeStack({ DATABASE_URL: db.url, PORT: String(port), HEALTH_PORT: '0', WORKER_DIR: workerDir, DATA_DIR: dir, PUBLIC_BASE_URL: base, LOG_LEVEL: 'warn' }, { bus, cache });

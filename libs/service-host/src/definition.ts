@@ -70,6 +70,11 @@ export interface WorkerPool<C = unknown> {
   name: string;
   /** The worker's entry file: an absolute path, or a path relative to the running bundle's directory. */
   entry: string;
+  /**
+   * The entry's TypeScript source (absolute, `src/<name>.worker.entry.ts`): what a test stack running the sources
+   * bundles when it is given no WORKER_DIR (`startInProcessStack`). Not read by a running bundle.
+   */
+  source?: string;
   maxThreads?: number;
   /** What each worker is given from the validated config (its `workerData`): settings a worker applies itself. */
   workerData?(config: C): unknown;

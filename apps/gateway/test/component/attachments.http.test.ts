@@ -9,6 +9,7 @@ import { FilesystemBlobStore, UrlSigner } from '@pitwall/blob-store';
 import type { BusEvent } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { entityService } from '@pitwall/entity-service';
+import type { Piscina } from 'piscina';
 import { compressLz4 } from '@pitwall/formats';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
@@ -38,6 +39,8 @@ describe('attached files through the gateway (entity-service in-process, real Po
   const blobs = new FilesystemBlobStore(blobDir);
   const signer = new UrlSigner(SECRET);
   let stack: InProcessStack;
+  /** The entity-service's pool that checks the LZ4 frames of an upload at finalise. */
+  let lz4Checks: Piscina;
   let http: HttpEntryPoint;
   let base: string;
   const events: BusEvent[] = [];
@@ -47,7 +50,8 @@ describe('attached files through the gateway (entity-service in-process, real Po
     const logger = createLogger('gateway-test', 'silent');
     http = await listen(buildGateway({ bus: stack.bus, auth: fakeAuth, logger, attachments: { blobs, signer, maxUploadBytes: MAX_UPLOAD_BYTES } }), 0, '127.0.0.1');
     base = http.address;
-    await stack.start(entityService, { BLOB_DIR: blobDir, URL_SIGNING_SECRET: SECRET, PUBLIC_BASE_URL: base, MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES), UPLOAD_URL_TTL_S: '600' });
+    const entity = await stack.start(entityService, { BLOB_DIR: blobDir, URL_SIGNING_SECRET: SECRET, PUBLIC_BASE_URL: base, MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES), UPLOAD_URL_TTL_S: '600' });
+    lz4Checks = entity.parts.attachments.lz4Pool as Piscina;
     await stack.bus.subscribe(EXCHANGES.entityEvents, `test.attachments.${randomUUID()}`, ['attachment.available', 'attachment.deleted'], async (e) => void events.push(e));
   });
   afterAll(async () => {
@@ -757,10 +761,13 @@ describe('attached files through the gateway (entity-service in-process, real Po
       const id = await create('Cars');
       const prepared = await prepare('Cars', id);
       await upload(prepared.Url, corrupt(await lz4(content())));
+      const before = lz4Checks.completed;
       const res = await finalise('Cars', id, prepared.AttachedFileId);
       expect(res.status).toBe(409);
       expect(((await res.json()) as { detail: string }).detail).toMatch(/not a valid LZ4 frame/);
       expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(1);
+      // Checked on the entity-service's lz4 pool, off its event loop.
+      expect(lz4Checks.completed).toBe(before + 1);
     });
 
     test("when another account's entity is named, then prepare, list, finalise and delete are 404", async () => {

@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { z } from 'zod';
 import { InProcessBus } from '@pitwall/bus';
 import { MemoryCache } from '@pitwall/cache';
@@ -5,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createLogger } from '@pitwall/service-kit';
 import type { ServiceDefinition, ServiceParts } from '../definition';
 import { startService, type RunningService } from '../start-service';
+import { bundleWorkerEntry } from './worker-bundle';
 
 export interface InProcessStack {
   /** The bus every definition of the stack shares: send it commands as another service would. */
@@ -33,8 +36,11 @@ export async function startInProcessStack(options: { env?: NodeJS.ProcessEnv; da
     cache,
     databaseUrl: database?.url ?? '',
     async start(definition, env = {}) {
+      // A definition's pools run bundles: from the sources, bundled here unless the test gives its own WORKER_DIR.
+      const sources = (definition.pools ?? []).flatMap((pool) => (pool.source ? [pool.source] : []));
+      const workers = sources.length && !env['WORKER_DIR'] && !options.env?.['WORKER_DIR'] ? { WORKER_DIR: await bundledWorkers(sources) } : {};
       const service = await startService(definition, {
-        env: { ...process.env, DATABASE_URL: database?.url ?? '', HEALTH_PORT: '0', PORT: '0', ...options.env, ...env, AMQP_URL: '' },
+        env: { ...process.env, DATABASE_URL: database?.url ?? '', HEALTH_PORT: '0', PORT: '0', ...options.env, ...workers, ...env, AMQP_URL: '' },
         shared: { bus, cache },
       });
       running.push(service);
@@ -50,6 +56,27 @@ export async function startInProcessStack(options: { env?: NodeJS.ProcessEnv; da
 }
 
 export { bundleWorkerEntry } from './worker-bundle';
+
+/** The folder each set of worker sources was bundled into, once per test process (removed when it exits). */
+const bundled = new Map<string, Promise<string>>();
+
+/** Bundles the pool workers of `sources` into one folder under the repository's tmp/ (where their packages resolve). */
+function bundledWorkers(sources: readonly string[]): Promise<string> {
+  const key = [...sources].sort().join('\n');
+  let dir = bundled.get(key);
+  if (!dir) {
+    dir = (async () => {
+      const root = join(__dirname, '..', '..', '..', '..', 'tmp');
+      mkdirSync(root, { recursive: true });
+      const out = mkdtempSync(join(root, 'workers-'));
+      process.once('exit', () => rmSync(out, { recursive: true, force: true }));
+      for (const source of sources) await bundleWorkerEntry(source, out);
+      return out;
+    })();
+    bundled.set(key, dir);
+  }
+  return dir;
+}
 
 /**
  * What a definition's start says of `env`: its error's message, or `started` (then stopped at once) when it took it.

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { Piscina } from 'piscina';
 import { withTransaction } from '@pitwall/db';
 import type { BlobStore, UrlSigner } from '@pitwall/blob-store';
 import { BLOB_URL_PATH, type AttachmentAvailableEvent, type AttachmentDeletedEvent, type CallerContext, type EntityTypeDef } from '@pitwall/contracts';
@@ -26,6 +27,8 @@ export interface AttachmentContext {
   maxUploadBytes: number;
   /** LZ4_MAX_DECOMPRESSED_BYTES and LZ4_MAX_RATIO: how far a compressed upload may decompress (checked at finalise). */
   lz4: { maxBytes: number; maxRatio: number };
+  /** Where that check runs (the service's `lz4` pool, its worker `lz4.worker.entry`), the bytes fed from here; none: on this thread (some tests). */
+  lz4Pool?: Pick<Piscina, 'run'>;
   /** Base of the gateway's absolute URLs (`https://pitwall.example`). */
   publicBaseUrl: string;
   logger: Logger;

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { MessageChannel } from 'node:worker_threads';
 import { BlobNotFoundError, BlobTooLargeError, READ_THROUGH_CHUNK_BYTES, type StoredBlob } from '@pitwall/blob-store';
 import type { z } from 'zod';
 import { ATTACHMENT_AVAILABLE_ROUTING_KEY, ATTACHED_FILE_STATE, AttachedFileGroupName, AttachedFileName, safeParseReporting, type CallerContext, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
 import type { PublishAfterCommit, ReplyCodec } from '@pitwall/messaging';
-import { Lz4FrameError, validateLz4Frames } from '@pitwall/formats';
+import { feedChunks } from '@pitwall/bus';
+import { Lz4FrameError, validateLz4Frames, type Lz4Limits } from '@pitwall/formats';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { attachedFileRepository as files, type AttachedFileRecord } from '../../data-access/attached-file-repository';
 import { assertWriter } from '../entity-type';
+import type { Lz4CheckResult, Lz4CheckTask } from '../../lz4.worker.entry';
 import { attachmentType, attachmentWrite, findRecord, jsonReplyCodec, recordReply, releaseBlobs, signedListing, type AttachmentContext, type RecordReply } from './attachment-context';
 
 /** What an attached file update may set: the state (to 2, finalising), the file name and the group name. */
@@ -166,7 +169,7 @@ async function takeFinaliseLease(ctx: AttachmentContext, attachedFileId: string)
 async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord): Promise<StoredBlob> {
   // The frame is decompressed (and counted) without keeping its output: past the LZ4 bounds it is refused here, before
   // a reader would write it out. The ratio needs the compressed size, known here for bytes already in the store.
-  const inspect = record.use_compression ? (bytes: AsyncIterable<Uint8Array>, compressedSize: number) => validateLz4Frames(bytes, { ...ctx.lz4, compressedSize }) : undefined;
+  const inspect = record.use_compression ? (bytes: AsyncIterable<Uint8Array>, compressedSize: number) => checkLz4(ctx, bytes, { ...ctx.lz4, compressedSize }) : undefined;
   try {
     if (record.state === ATTACHED_FILE_STATE.uploading && record.blob_key && record.blob_sha256) {
       const stat = await ctx.blobs.stat(record.blob_key);
@@ -187,6 +190,27 @@ async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord):
     throw err;
   }
   throw AppError.conflict(`No bytes were uploaded for attached file ${record.id}`);
+}
+
+/**
+ * The frames checked on the service's pool (the bytes fed to its task over a port), else on this thread. The failure
+ * thrown is the first cause: the store's (its bytes could not be read), else the stream's (an Lz4FrameError).
+ */
+async function checkLz4(ctx: AttachmentContext, bytes: AsyncIterable<Uint8Array>, limits: Lz4Limits): Promise<void> {
+  if (!ctx.lz4Pool) {
+    await validateLz4Frames(bytes, limits);
+    return;
+  }
+  const { port1, port2 } = new MessageChannel();
+  // The task's end closes this side too: the worker's close reaches it late, and the feeding would wait that long.
+  const task = (ctx.lz4Pool.run({ port: port2, limits } satisfies Lz4CheckTask, { transferList: [port2] }) as Promise<Lz4CheckResult>).finally(() => port1.close());
+  const [fed, done] = await Promise.allSettled([feedChunks(port1, bytes), task]);
+  if (done.status === 'fulfilled' && 'refused' in done.value) {
+    const { code, reason, offset, limit } = done.value.refused;
+    throw new Lz4FrameError(code, reason, offset, limit);
+  }
+  if (fed.status === 'rejected') throw fed.reason;
+  if (done.status === 'rejected') throw done.reason;
 }
 
 function available(type: EntityTypeDef, record: AttachedFileRecord, blob: StoredBlob, groupName: string | null, headers: Record<string, string>) {
