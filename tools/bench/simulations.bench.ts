@@ -3,6 +3,7 @@
 // simulation-service run in-process on the real PostgreSQL with the in-process bus (the component-test stack); the
 // request goes on the bus as the gateway would send it. BENCH_SETUPS (default 1000).
 import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { ENTITY_COMMANDS, EXCHANGES, SERVICES, SIMULATION_COMMANDS, type CallerContext, type EntityJson, type SimulationResults } from '@pitwall/contracts';
 import { entityService } from '@pitwall/entity-service';
 import { startInProcessStack } from '@pitwall/service-host/testing';
@@ -14,7 +15,8 @@ const SETUPS = Number(process.env['BENCH_SETUPS'] ?? 1000);
 async function main(): Promise<void> {
   const standIn = await startSimulationStandIn({ runningPolls: 0 });
   const stack = await startInProcessStack();
-  await stack.start(entityService);
+  // Its lz4 worker from the build (npm run bench builds the apps first): this bundle is not beside it.
+  await stack.start(entityService, { WORKER_DIR: join(process.cwd(), 'dist', 'apps', 'entity-service') });
   // The egress policy refuses loopback unless named: the stand-in's host:port is.
   await stack.start(simulationService, { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '10', EGRESS_ALLOW: new URL(standIn.url).host });
   const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'admin' };

@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { InProcessBus } from '@pitwall/bus';
 import { MemoryCache } from '@pitwall/cache';
@@ -37,7 +37,8 @@ export async function startInProcessStack(options: { env?: NodeJS.ProcessEnv; da
     databaseUrl: database?.url ?? '',
     async start(definition, env = {}) {
       // A definition's pools run bundles: from the sources, bundled here unless the test gives its own WORKER_DIR.
-      const sources = (definition.pools ?? []).flatMap((pool) => (pool.source ? [pool.source] : []));
+      // (A definition bundled elsewhere, as a bench is, names sources that are not there: it is given a WORKER_DIR.)
+      const sources = (definition.pools ?? []).flatMap((pool) => (pool.source && existsSync(pool.source) ? [pool.source] : []));
       const workers = sources.length && !env['WORKER_DIR'] && !options.env?.['WORKER_DIR'] ? { WORKER_DIR: await bundledWorkers(sources) } : {};
       const service = await startService(definition, {
         env: { ...process.env, DATABASE_URL: database?.url ?? '', HEALTH_PORT: '0', PORT: '0', ...options.env, ...workers, ...env, AMQP_URL: '' },
@@ -66,7 +67,7 @@ function bundledWorkers(sources: readonly string[]): Promise<string> {
   let dir = bundled.get(key);
   if (!dir) {
     dir = (async () => {
-      const root = join(__dirname, '..', '..', '..', '..', 'tmp');
+      const root = join(repositoryOf(sources[0] as string), 'tmp');
       mkdirSync(root, { recursive: true });
       const out = mkdtempSync(join(root, 'workers-'));
       process.once('exit', () => rmSync(out, { recursive: true, force: true }));
@@ -97,5 +98,13 @@ export async function startRefusal<S extends z.ZodObject, P extends ServiceParts
   } finally {
     await bus.close();
     await cache.close();
+  }
+}
+
+/** The repository holding `file` (the folder above it with package-lock.json), where the bundles' packages resolve. */
+function repositoryOf(file: string): string {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package-lock.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no repository above ${file}`);
   }
 }
