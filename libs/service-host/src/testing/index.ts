@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { InProcessBus } from '@pitwall/bus';
@@ -69,6 +69,11 @@ function bundledWorkers(sources: readonly string[]): Promise<string> {
     dir = (async () => {
       const root = join(repositoryOf(sources[0] as string), 'tmp');
       mkdirSync(root, { recursive: true });
+      // A test process ended by its runner (not exiting) leaves its folder: those of an hour ago go now.
+      for (const name of readdirSync(root).filter((n) => n.startsWith('workers-'))) {
+        const at = join(root, name);
+        if (statSync(at).mtimeMs < Date.now() - 3600_000) rmSync(at, { recursive: true, force: true });
+      }
       const out = mkdtempSync(join(root, 'workers-'));
       process.once('exit', () => rmSync(out, { recursive: true, force: true }));
       for (const source of sources) await bundleWorkerEntry(source, out);
