@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type Message, type RecoveringChannelModel } from 'amqplib';
-import type { Logger } from '@pitwall/service-kit';
+import { AppError, serializeAppError, type Logger } from '@pitwall/service-kit';
 import { DEFAULT_MAX_DELIVERIES, DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS } from './in-process-bus';
 import { coalesceFrameWrites } from './coalesce-writes';
 import { PublishWindow } from './publish-window';
@@ -40,9 +40,17 @@ export interface AmqpBusOptions {
    * its timeout on a connection that looks alive. Default 10 (RabbitMQ would propose 60: two minutes of that).
    */
   heartbeatSeconds?: number;
+  /**
+   * `BUS_MAX_MESSAGE_BYTES`: the broker's `max_message_size`. A request over it is a 413 before it is sent, a reply
+   * over it is replied as a 413 instead, an event over it is refused; the broker would close the channel of any of
+   * them (a 406), failing every request in flight on it. Default DEFAULT_MAX_MESSAGE_BYTES.
+   */
+  maxMessageBytes?: number;
 }
 
 export const DEFAULT_PUBLISH_WINDOW = 1024;
+/** RabbitMQ 3.13's `max_message_size` (128 MiB); 4.x's default is 16 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
 export const DEFAULT_HEARTBEAT_S = 10;
 
 /** `url` with a `heartbeat` query parameter of `seconds` unless it has one. */
@@ -223,6 +231,7 @@ export class AmqpBus implements Bus {
   private readonly topology: Topology;
   private readonly requestTimeoutMs: number;
   private readonly maxDeliveries: number;
+  private readonly maxMessageBytes: number;
   private readonly publishWindow: number;
   private readonly recovering: Promise<RecoveringChannelModel>;
   private readonly consumers = new Set<AmqpConsumer>();
@@ -246,6 +255,7 @@ export class AmqpBus implements Bus {
     this.topology = new Topology(options.prefix ?? '');
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.maxDeliveries = options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES;
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.publishWindow = options.publishWindow ?? DEFAULT_PUBLISH_WINDOW;
     new PublishWindow(this.publishWindow); // a bad size throws here, not on the first connection
     const connectionName = options.connectionName ?? `pitwall ${options.prefix || 'bus'} pid ${process.pid}`;
@@ -299,6 +309,8 @@ export class AmqpBus implements Bus {
   private async send<R>(service: string, type: string, payload: unknown, options: RequestOptions, encoded: boolean): Promise<R> {
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
     const deadline = Date.now() + timeoutMs;
+    const body = encodeJson(payload);
+    if (body.byteLength > this.maxMessageBytes) throw this.tooLarge('request', body.byteLength, 'nothing was sent');
     const connection = await this.connection(timeoutMs);
     // What is left of the caller's wait once connected (the first connection may have taken part of it): the request
     // carries that, so its service's deadline and its expiry on the broker are never after the caller gave up.
@@ -315,7 +327,7 @@ export class AmqpBus implements Bus {
       };
       this.pending.set(correlationId, { connection, service, type, encoded, settle, headers: options.headers, held: options.onHeld });
       try {
-        connection.requests.publish('', this.topology.serviceQueue(service), encodeJson(payload), {
+        connection.requests.publish('', this.topology.serviceQueue(service), body, {
           correlationId,
           replyTo: DIRECT_REPLY_TO,
           type,
@@ -346,11 +358,15 @@ export class AmqpBus implements Bus {
         const type = String(message.properties.type ?? '');
         const headers = toBusHeaders(message.properties.headers);
         const deadline = deadlineOf(message.properties.headers);
-        const reply = await runRequestHandler(() => handler({ type, payload: decodeJson(message.content), headers, ...(deadline === undefined ? {} : { deadline }) }), this.logger, {
+        let reply = await runRequestHandler(() => handler({ type, payload: decodeJson(message.content), headers, ...(deadline === undefined ? {} : { deadline }) }), this.logger, {
           service,
           type,
           requestId: headers.requestId,
         });
+        if (reply.content.byteLength > this.maxMessageBytes) {
+          this.logger.warn({ service, type, bytes: reply.content.byteLength, maxMessageBytes: this.maxMessageBytes }, 'bus reply over BUS_MAX_MESSAGE_BYTES; answered 413 instead');
+          reply = { ok: false, content: encodeJson(serializeAppError(this.tooLarge('answer', reply.content.byteLength, 'ask for less'))) };
+        }
         try {
           if (message.properties.replyTo) {
             channel.sendToQueue(message.properties.replyTo, reply.content, {
@@ -372,6 +388,8 @@ export class AmqpBus implements Bus {
   }
 
   async publish(exchange: string, routingKey: string, payload: unknown, headers?: BusHeaders): Promise<void> {
+    const content = encodeJson(payload);
+    if (content.byteLength > this.maxMessageBytes) throw this.tooLarge(`event ${exchange}/${routingKey}`, content.byteLength, 'it was not published');
     const connection = await this.connection(this.requestTimeoutMs);
     const name = this.topology.exchange(exchange);
     try {
@@ -395,7 +413,7 @@ export class AmqpBus implements Bus {
             connection.events.publish(
               name,
               routingKey,
-              encodeJson(payload),
+              content,
               // An event from an outbox names itself in its `messageId` header, the same on every copy: the AMQP property too.
               { persistent: true, headers: cleanHeaders(headers), contentType: CONTENT_TYPE, messageId: headers?.['messageId'] ?? randomUUID(), timestamp: Math.floor(Date.now() / 1000) },
               (err) => {
@@ -473,6 +491,11 @@ export class AmqpBus implements Bus {
         }
       },
     );
+  }
+
+  /** A message the broker would refuse (over its max_message_size, BUS_MAX_MESSAGE_BYTES): a 413 saying which. */
+  private tooLarge(what: string, bytes: number, outcome: string): AppError {
+    return new AppError(413, `The ${what} is ${bytes} bytes, more than the message broker takes (BUS_MAX_MESSAGE_BYTES is ${this.maxMessageBytes}): ${outcome}`);
   }
 
   async isReady(): Promise<boolean> {

@@ -10,11 +10,13 @@ export interface CreateBusOptions {
   requestTimeoutMs?: number;
   /** `BUS_PUBLISH_WINDOW`: events sent and not yet confirmed at most (RabbitMQ only). */
   publishWindow?: number;
+  /** `BUS_MAX_MESSAGE_BYTES`: the broker's max_message_size (RabbitMQ only). */
+  maxMessageBytes?: number;
 }
 
 /** RabbitMQ when a URL is configured, otherwise the in-process bus: the environment decides, not the code path. */
 export function createBus(options: CreateBusOptions): AmqpBus | InProcessBus {
-  const { url, publishWindow, ...rest } = options;
-  return url ? new AmqpBus({ url, publishWindow, ...rest }) : new InProcessBus(rest);
+  const { url, publishWindow, maxMessageBytes, ...rest } = options;
+  return url ? new AmqpBus({ url, publishWindow, maxMessageBytes, ...rest }) : new InProcessBus(rest);
 }
 

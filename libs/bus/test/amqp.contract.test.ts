@@ -260,6 +260,35 @@ describe('AmqpBus (broker-specific)', () => {
     expect(await events.until(1)).toEqual([{ after: 'its channel closed' }]);
   }, 20_000);
 
+  test('when a request, a reply or an event is over BUS_MAX_MESSAGE_BYTES, then that one is a 413 and nothing else is disturbed (the broker would have closed the channel under every request in flight)', async () => {
+    const client = open({ maxMessageBytes: 1024 * 1024 });
+    const server = open({ maxMessageBytes: 1024 * 1024 });
+    const service = unique('sized');
+    const exchange = unique('sized-events');
+    const big = 'x'.repeat(2 * 1024 * 1024);
+    let served = 0;
+    const release = gate();
+    await server.serve(service, async (request) => {
+      served++;
+      if (request.type === 'slow') await release.opened;
+      return request.type === 'big' ? { big } : 'small';
+    });
+    const inFlight = client.request(service, 'slow', {}, { timeoutMs: 15_000 });
+
+    const bigRequest = await client.request(service, 'small', { big }).catch((e: unknown) => e);
+    const bigReply = await client.request(service, 'big', {}).catch((e: unknown) => e);
+    const bigEvent = await client.publish(exchange, 'x', { big }).catch((e: unknown) => e);
+    release.open();
+
+    expect(bigRequest).toMatchObject({ status: 413, message: expect.stringMatching(/^The request is \d+ bytes, more than the message broker takes \(BUS_MAX_MESSAGE_BYTES is 1048576\): nothing was sent$/) });
+    expect(bigReply).toMatchObject({ status: 413, message: expect.stringMatching(/^The answer is \d+ bytes, more than the message broker takes \(BUS_MAX_MESSAGE_BYTES is 1048576\): ask for less$/) });
+    expect(bigEvent).toMatchObject({ status: 413 });
+    expect(await inFlight).toBe('small');
+    // The big answer's request was answered once (acked), not redelivered; the big request never reached the service.
+    expect(served).toBe(2);
+    expect(await client.request(service, 'small', {})).toBe('small');
+  }, 20_000);
+
   test('when the broker closes the connection, then in-flight requests fail with 503 and everything works again after recovery', async () => {
     const victimName = `victim-${randomUUID().slice(0, 8)}`;
     const victim = open({ connectionName: `${prefix}${victimName}` });

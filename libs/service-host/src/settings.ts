@@ -13,6 +13,11 @@ export const BusSettings = z.object({
   /** Events published and not yet confirmed by RabbitMQ at most, per process; later ones wait their turn, in order. */
   BUS_PUBLISH_WINDOW: intVar(1024),
   /**
+   * The broker's `max_message_size` (bytes; RabbitMQ 3.13's 128 MiB by default; set 16777216 for 4.x's default): a
+   * request, reply or event over it is a 413 here instead of a channel the broker closes under every request in flight.
+   */
+  BUS_MAX_MESSAGE_BYTES: intVar(128 * 1024 * 1024, { min: 1024 * 1024 }),
+  /**
    * How often a process looks whether each service it sends requests to has a running instance (ms, default 500, 50 to
    * 60000): a request for one without is a 503 at once, not a wait of BUS_TIMEOUT_MS.
    */

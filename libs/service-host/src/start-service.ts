@@ -81,7 +81,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       await definition.database.beforeMigrate?.(p, { config, logger });
       await migrate(p, { schema: definition.database.schema, migrations: definition.database.migrations, logger });
     }
-    const rawBus: Bus = shared.bus ?? createBus({ url: config.AMQP_URL, prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS, publishWindow: config.BUS_PUBLISH_WINDOW });
+    const rawBus: Bus = shared.bus ?? createBus({ url: config.AMQP_URL, prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS, publishWindow: config.BUS_PUBLISH_WINDOW, maxMessageBytes: config.BUS_MAX_MESSAGE_BYTES });
     if (!shared.bus) closers.push(() => rawBus.close());
     // A service's own requests to another (the entity-service, mostly) fail at once when that one has no running
     // instance, as the gateway's routes do (the gateway, with an HTTP entry, wraps its bus itself for its clients).
