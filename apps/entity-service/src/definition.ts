@@ -7,7 +7,7 @@ import { defineService } from '@pitwall/service-host';
 import { DEFAULT_LZ4_LIMITS } from '@pitwall/formats';
 import { intVar, memoryShareMiBVar, msVar, secondsVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
-import { releaseBlobs, type AttachmentContext } from './domain/attachments/attachment-context';
+import { Slots, releaseBlobs, type AttachmentContext } from './domain/attachments/attachment-context';
 import { moveLegacyBytes, sweepAbandonedUploads, sweepUnreferencedBlobs } from './domain/attachments/maintenance';
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
@@ -70,6 +70,9 @@ const hold = (ms: number): (() => Promise<void>) | undefined => (ms > 0 ? () => 
 export const MEMBERS_QUEUE = SUBSCRIPTION_QUEUES.members;
 
 /** Owns the `entity` schema, answers entity and attachment commands, publishes entity events. */
+/** Threads of the pool that checks LZ4 uploads at finalise (finalises of more wait their turn before reading). */
+const LZ4_THREADS = 2;
+
 export const entityService = defineService({
   name: 'entity-service',
   config: EntityServiceConfig,
@@ -80,7 +83,7 @@ export const entityService = defineService({
     beforeMigrate: async (pool, { config, logger }) => void (await moveLegacyBytes(pool, () => blobStoreFromConfig(config), logger)),
   },
   // The finalise of an LZ4 upload checks its frames here (decompressing, keeping nothing): off the event loop.
-  pools: [{ name: 'lz4', entry: 'lz4.worker.entry.js', source: join(__dirname, 'lz4.worker.entry.ts'), maxThreads: 2 }],
+  pools: [{ name: 'lz4', entry: 'lz4.worker.entry.js', source: join(__dirname, 'lz4.worker.entry.ts'), maxThreads: LZ4_THREADS }],
   build: async ({ bus, pool, logger, config, workers }) => {
     if (!pool) throw new Error('entity-service needs its database');
     // Events are written with their write and published after its commit; what fails now is retried (outbox).
@@ -106,11 +109,11 @@ export const entityService = defineService({
       outbox,
       cache,
       blobs,
-      signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR, logger), config.UPLOAD_URL_TTL_S),
+      signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR, logger)),
       urlTtlSeconds: config.UPLOAD_URL_TTL_S,
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
       lz4: { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO },
-      ...(workers['lz4'] ? { lz4Pool: workers['lz4'] } : {}),
+      ...(workers['lz4'] ? { lz4Pool: workers['lz4'], lz4Slots: new Slots(LZ4_THREADS) } : {}),
       publicBaseUrl: config.PUBLIC_BASE_URL,
       logger,
       ...(inbox ? { inbox } : {}),

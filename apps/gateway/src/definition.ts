@@ -93,7 +93,7 @@ export const gateway = defineService({
     auth.events.start();
     const readLimiter = new ReadLimiter(cache, { perUser: config.DATAFILE_READS_PER_USER, queue: config.DATAFILE_READ_QUEUE }, logger);
     const blobs = blobStoreFromConfig(config);
-    const attachments = { blobs, signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR, logger), config.UPLOAD_URL_TTL_S), maxUploadBytes: config.MAX_UPLOAD_BYTES };
+    const attachments = { blobs, signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR, logger)), maxUploadBytes: config.MAX_UPLOAD_BYTES };
     const claims = new ClaimRedeemer({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name, logger), inProcess: config.CLAIM_IN_PROCESS === 'true', logger });
     const heldAnswers = config.HELD_ANSWERS_BYTES > 0 ? new HeldAnswers(config.HELD_ANSWERS_BYTES) : undefined;
     return {

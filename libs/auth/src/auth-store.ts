@@ -216,13 +216,13 @@ export class AuthStore {
    */
   async announceAllMembers(): Promise<number> {
     const { count, publish } = await withTransaction(this.pool, async (c) => {
-      const members = `EXISTS (SELECT 1 FROM auth.account_memberships m WHERE m.account_id = a.id)`;
-      await c.query(`SELECT a.id FROM auth.accounts a WHERE ${members} ORDER BY a.id FOR SHARE`);
+      // Every account, those left with no member too: a lost snapshot may be the one that removed the last.
+      await c.query(`SELECT a.id FROM auth.accounts a ORDER BY a.id FOR SHARE`);
       const { rows } = await c.query<AccountMembersEvent>(
         `SELECT a.id::text AS "accountId", nextval('auth.membership_version')::text AS version,
                 COALESCE((SELECT jsonb_agg(jsonb_build_object('userId', u.id, 'name', u.name, 'email', u.email, 'role', m.role) ORDER BY u.id)
                           FROM auth.account_memberships m JOIN auth.users u ON u.id = m.user_id WHERE m.account_id = a.id), '[]'::jsonb) AS members
-           FROM auth.accounts a WHERE ${members} ORDER BY a.id`,
+           FROM auth.accounts a ORDER BY a.id`,
       );
       return { count: rows.length, publish: rows.length ? await this.events.add(c, rows.map((payload) => ({ routingKey: ACCOUNT_MEMBERS_ROUTING_KEY, payload }))) : undefined };
     });

@@ -22,9 +22,9 @@ export class UrlSigner {
   private readonly key: Buffer;
 
   /**
-   * `maxTtlSeconds`: the furthest expiry a URL may carry (UPLOAD_URL_TTL_S, default its bound of 7 days); one further
-   * off is refused as invalid, so a URL signed with a leaked secret cannot be made to last. Clocks may differ by
-   * CLOCK_SKEW_S.
+   * `maxTtlSeconds`: the furthest expiry a URL may carry (default 7 days, UPLOAD_URL_TTL_S's bound, whatever the signer
+   * was set to); one further off is refused as invalid, so a URL signed with a leaked secret cannot be made to last.
+   * Clocks may differ by CLOCK_SKEW_S.
    */
   constructor(
     secret: string,

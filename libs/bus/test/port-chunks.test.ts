@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { receiveChunks, type StreamWatch, type WatchedStream } from '../src';
-import { DEFAULT_CHUNK_WINDOW, sendChunks } from '../src/claims/port-chunks';
+import { DEFAULT_CHUNK_WINDOW, FeedStopped, feedChunks, sendChunks, takeChunks } from '../src/claims/port-chunks';
 
 /**
  * The two sides of a streamed answer over a MessagePort, both in this thread (the worker's side is the same code a
@@ -136,5 +136,82 @@ describe('port chunks: an answer streamed from a worker with credit-based backpr
     expect(s.stop).not.toHaveBeenCalled();
     await pause(0);
     expect(held.ended).toEqual([watched]);
+  });
+});
+
+describe('port chunks: bytes fed to a worker (feedChunks, takeChunks)', () => {
+  const bytes = (n: number, size = 1000) => Array.from({ length: n }, (_, i) => Uint8Array.from({ length: size }, (_, k) => (i * 7 + k) % 253));
+
+  test('when the task has not started, then the source is not opened; once it takes the bytes, every byte comes in order, never more than its window ahead', async () => {
+    const channel = new MessageChannel();
+    open.push(channel);
+    let opened = 0;
+    let pulled = 0;
+    const source = async function* () {
+      for (const chunk of bytes(20)) {
+        pulled++;
+        yield chunk;
+      }
+    };
+    const feeding = feedChunks(channel.port1, () => {
+      opened++;
+      return source();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([opened, pulled]).toEqual([0, 0]);
+
+    const received: Uint8Array[] = [];
+    let ahead = 0;
+    for await (const chunk of takeChunks(channel.port2, 3)) {
+      received.push(chunk);
+      ahead = Math.max(ahead, pulled - received.length);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await feeding;
+    expect(opened).toBe(1);
+    expect(Buffer.concat(received).equals(Buffer.concat(bytes(20)))).toBe(true);
+    expect(ahead).toBeLessThanOrEqual(4);
+  });
+
+  test('when the task stops taking (it refused the bytes), then the feeding stops with FeedStopped and the source is read no further', async () => {
+    const channel = new MessageChannel();
+    open.push(channel);
+    let pulled = 0;
+    let closed = false;
+    const source = async function* () {
+      try {
+        for (const chunk of bytes(50)) {
+          pulled++;
+          yield chunk;
+        }
+      } finally {
+        closed = true;
+      }
+    };
+    const feeding = feedChunks(channel.port1, source).catch((e: unknown) => e);
+    for await (const _chunk of takeChunks(channel.port2, 2)) break;
+
+    expect(await feeding).toBeInstanceOf(FeedStopped);
+    expect(pulled).toBeLessThanOrEqual(4);
+    expect(closed).toBe(true);
+  });
+
+  test('when the source fails, then the task\'s iteration fails saying so, and the feeding rejects with the source\'s own error', async () => {
+    const channel = new MessageChannel();
+    open.push(channel);
+    const outage = new Error('the store went away');
+    const source = async function* () {
+      yield bytes(1)[0] as Uint8Array;
+      throw outage;
+    };
+    const feeding = feedChunks(channel.port1, source).catch((e: unknown) => e);
+    const taking = (async () => {
+      for await (const _chunk of takeChunks(channel.port2)) {
+        // taking
+      }
+    })().catch((e: unknown) => e);
+
+    expect(await feeding).toBe(outage);
+    expect(String(await taking)).toBe('Error: the bytes could not be read: the store went away');
   });
 });

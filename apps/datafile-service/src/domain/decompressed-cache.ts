@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import type { BlobStore } from '@pitwall/blob-store';
-import { feedChunks } from '@pitwall/bus';
+import { FeedStopped, feedChunks } from '@pitwall/bus';
 import { decodeLz4Frames, type Lz4Limits } from '@pitwall/formats';
 import { makeDirectory } from '@pitwall/service-kit';
 import { refusalError, type Lz4DecompressResult, type Lz4DecompressTask } from '../workers/lz4-decompress';
@@ -62,7 +62,7 @@ export class DecompressedCache {
       const compressedSize = (await blobs.stat(key))?.size;
       const limits: Lz4Limits = { ...this.limits, ...(compressedSize !== undefined ? { compressedSize } : {}) };
       if (this.pool) {
-        await this.decompressOnPool(this.pool, await blobs.openRead(key), partial, limits);
+        await this.decompressOnPool(this.pool, () => blobs.openRead(key), partial, limits);
       } else {
         await pipeline(Readable.from(decodeLz4Frames(await blobs.openRead(key), undefined, limits)), createWriteStream(partial));
         // On disk before it has its name: after a power loss a copy is whole or absent, never short (a short one would
@@ -81,19 +81,23 @@ export class DecompressedCache {
 
   /**
    * The bytes fed to the pool's task, which decompresses them into `partial` and syncs it. The failure reported is the
-   * first cause: the source's (the blob store's outage), else the task's (the stream refused: an Lz4FrameError).
+   * first cause: the source's (the blob store's outage), else the task's (the stream refused: an Lz4FrameError; the
+   * disk full; the worker's memory bound).
    */
-  private async decompressOnPool(pool: TaskPool, source: AsyncIterable<Uint8Array>, partial: string, limits: Lz4Limits): Promise<void> {
+  private async decompressOnPool(pool: TaskPool, open: () => Promise<AsyncIterable<Uint8Array>>, partial: string, limits: Lz4Limits): Promise<void> {
     const { port1, port2 } = new MessageChannel();
     const task = pool.run({ port: port2, path: partial, limits } satisfies Lz4DecompressTask, { name: 'decompressLz4', transferList: [port2] }) as Promise<Lz4DecompressResult>;
     // The task's end closes this side too: the worker's close reaches it late (seconds, seen), and the feeding waiting
     // for credit would wait that long.
     const ended = task.finally(() => port1.close());
-    const [fed, done] = await Promise.allSettled([feedChunks(port1, source), ended]);
-    // A refused stream stopped the feeding (its "stopped reading" is a consequence); a source that failed failed the task.
+    // The blob is opened once the task runs (a task waiting for a thread holds no open stream).
+    const [fed, done] = await Promise.allSettled([feedChunks(port1, open), ended]);
+    // A task that ended stopped the feeding (FeedStopped is a consequence): its outcome is the cause; a source that
+    // failed failed the task, and is the cause.
     if (done.status === 'fulfilled' && 'refused' in done.value) throw refusalError(done.value.refused);
-    if (fed.status === 'rejected') throw fed.reason;
+    if (fed.status === 'rejected' && !(fed.reason instanceof FeedStopped)) throw fed.reason;
     if (done.status === 'rejected') throw done.reason;
+    if (fed.status === 'rejected') throw fed.reason;
   }
 
   /**

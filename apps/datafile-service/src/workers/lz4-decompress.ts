@@ -19,9 +19,10 @@ export type Lz4DecompressResult = { bytes: number } | { refused: { code: Lz4Fram
  * held every request and the claim port's answers for tens of milliseconds at a time.
  */
 export async function decompressLz4(task: Lz4DecompressTask): Promise<Lz4DecompressResult> {
-  const fd = openSync(task.path, 'wx');
+  let fd: number | undefined;
   let bytes = 0;
   try {
+    fd = openSync(task.path, 'wx');
     for await (const block of decodeLz4Frames(takeChunks(task.port), undefined, task.limits)) {
       for (let at = 0; at < block.byteLength; ) at += writeSync(fd, block, at, block.byteLength - at);
       bytes += block.byteLength;
@@ -32,7 +33,7 @@ export async function decompressLz4(task: Lz4DecompressTask): Promise<Lz4Decompr
     if (err instanceof Lz4FrameError) return { refused: { code: err.code, reason: err.reason, offset: err.offset, ...(err.limit ? { limit: err.limit } : {}) } };
     throw err;
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
     task.port.close();
   }
 }

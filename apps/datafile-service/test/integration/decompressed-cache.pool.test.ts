@@ -72,11 +72,37 @@ describe('DecompressedCache on the pool', () => {
     new DataView(frame.buffer).setUint32(bomb.length, 0x184d2a50, true);
     new DataView(frame.buffer).setUint32(bomb.length + 4, 600_000, true);
     const blob = await blobs.putStream([frame]);
+    // The chunks read of the blob (64 KiB each: 12 in all).
+    let pulled = 0;
+    const counting: BlobStore = Object.assign(Object.create(blobs) as BlobStore, {
+      openRead: async (key: string) =>
+        (async function* () {
+          for await (const chunk of await blobs.openRead(key)) {
+            pulled++;
+            yield chunk as Uint8Array;
+          }
+        })(),
+    });
     const cache = new DecompressedCache(cacheDir('declared'), 1e9, { maxBytes: 16 * 1024 * 1024, maxRatio: 64 }, pool);
-    const error = await cache.pathOf(blobs, blob.key).catch((e: unknown) => e);
+
+    const error = await cache.pathOf(counting, blob.key).catch((e: unknown) => e);
 
     expect(error).toMatchObject({ code: 'TOO_LARGE', limit: 'maxBytes' });
     expect(readdirSync(cacheDir('declared'))).toEqual([]);
+    // Refused at its first chunk: at most the task's window was read after it.
+    expect(pulled).toBeLessThanOrEqual(6);
+  });
+
+  test('when the task itself fails (its file cannot be written), then that failure is the one reported, not the feeding it stopped', async () => {
+    const blob = await blobs.putStream([Buffer.from(await compressLz4(telemetry(50_000)))]);
+    // The task is told a file in a folder that does not exist: its open fails in the worker.
+    const misdirected = { run: (task: { path: string }, options: unknown) => piscina.run({ ...task, path: join(dir, 'no-such-folder', 'x.partial') }, options as never) } as unknown as TaskPool;
+    const cache = new DecompressedCache(cacheDir('unwritable'), 1e9, DEFAULT_LZ4_LIMITS, misdirected);
+
+    const error = await cache.pathOf(blobs, blob.key).catch((e: unknown) => e);
+
+    // (An error's own fields do not cross threads: its message does.)
+    expect(String(error)).toMatch(/ENOENT: no such file or directory, open .*no-such-folder/);
   });
 
   test('when the blob store fails while its bytes are fed, then the read fails with the store\'s outage (a 503), and no copy is left', async () => {

@@ -153,6 +153,14 @@ export const attachedFileRepository = {
    * Deletes the other available files (state 2) of an entity under the same single-file custom property; returns their
    * blob keys. Uploads still in progress are no earlier files: each replaces the available ones when it is finalised.
    */
+  /**
+   * Locks the record being finalised and the available ones it replaces, in id order: the order a CopyAll share-locks
+   * them in (`copyAttachedFiles`), so the two never wait for each other in a cycle (a 40P01 that failed the copy).
+   */
+  async lockSameCustomName(q: Queryable, entityId: string, customFileName: string, finalisingId: string): Promise<void> {
+    await q.query(`SELECT id FROM entity.attached_files WHERE entity_id = $1 AND (id = $3 OR (custom_file_name = $2 AND state = 2)) ORDER BY id FOR UPDATE`, [entityId, customFileName, finalisingId]);
+  },
+
   async deleteSameCustomName(q: Queryable, entityId: string, customFileName: string, keepId: string): Promise<string[]> {
     const { rows } = await q.query<{ blob_key: string | null }>(
       `DELETE FROM entity.attached_files WHERE entity_id = $1 AND custom_file_name = $2 AND id <> $3 AND state = 2 RETURNING blob_key`,

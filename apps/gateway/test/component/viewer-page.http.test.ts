@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
 import { InProcessBus } from '@pitwall/bus';
 import { createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
 import { buildGateway } from '../../src/app';
+import { StaticBody } from '../../src/entry-points/http/response-encoding';
 import { fakeAuth } from '../support/gateway-harness';
 
 const root = join(__dirname, '..', '..', '..', '..');
@@ -99,6 +100,15 @@ describe('GET /viewer (the telemetry viewer page and its assets)', () => {
     }
     expect(new Set(lengths).size).toBe(1);
     expect(Number(lengths[0])).toBeLessThan(large.length / 10);
+  });
+
+  test('when a static body is asked for in one coding twice, then its compressed bytes are made once and kept (the same buffer)', async () => {
+    const body = new StaticBody(Buffer.from(large));
+    for (const coding of ['gzip', 'br', 'zstd'] as const) {
+      const first = await body.bytes(coding);
+      expect(await body.bytes(coding)).toBe(first);
+    }
+    expect(await body.bytes(undefined)).toBe(body.body);
   });
 
   test('when a file the viewer does not serve is asked for, then 404 problem+json', async () => {

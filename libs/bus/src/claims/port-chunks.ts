@@ -213,15 +213,25 @@ export function receiveChunks(port: MessagePort, task: Promise<unknown>, stop: (
 /** What the feeding side posts to a worker: chunks, then the end, or why the source failed. */
 type FeedMessage = { chunk: Uint8Array } | { end: true } | { failed: string };
 
+/** The worker stopped taking the bytes (its task ended: refused the stream, or failed): the task's outcome says why. */
+export class FeedStopped extends Error {
+  constructor() {
+    super('the worker stopped reading');
+    this.name = 'FeedStopped';
+  }
+}
+
 /**
- * The other way round: the caller's side feeds `source` (a blob's bytes) to a worker's task over `port`, at most
- * `window` chunks ahead of what the task took; each chunk is copied into a buffer of its own, which is transferred.
- * Resolves once every chunk and the end were posted. A source that fails tells the task (its iteration throws, it
- * ends) and rejects with the source's error; a task that closes the port before the end (it failed, or needed no
- * more) stops the feeding and the reading of `source`, which rejects with `Error('the worker stopped reading')`.
+ * The other way round: the caller's side feeds a source (a blob's bytes) to a worker's task over `port`. The source is
+ * opened only once the task has started (its first credit: a task waiting for a pool thread holds no open stream,
+ * which a store's idle timeout would cut), and read at most the window the task grants ahead of what it took; each
+ * chunk is copied into a buffer of its own, which is transferred. Resolves once every chunk and the end were posted.
+ * A source that fails tells the task (its iteration throws, it ends) and rejects with the source's error; a task that
+ * closes the port before the end (it refused the stream, or failed) stops the feeding and the reading of the source,
+ * which rejects with FeedStopped (the task's own outcome is the cause to report).
  */
-export async function feedChunks(port: MessagePort, source: AsyncIterable<Uint8Array>, window = DEFAULT_CHUNK_WINDOW): Promise<void> {
-  let credit = window;
+export async function feedChunks(port: MessagePort, open: () => Promise<AsyncIterable<Uint8Array>> | AsyncIterable<Uint8Array>): Promise<void> {
+  let credit = 0;
   let wake: (() => void) | undefined;
   let closed = false;
   port.on('message', (n: number) => {
@@ -232,16 +242,20 @@ export async function feedChunks(port: MessagePort, source: AsyncIterable<Uint8A
     closed = true;
     wake?.();
   });
+  const granted = async (): Promise<void> => {
+    while (credit <= 0 && !closed) await new Promise<void>((resolve) => (wake = resolve));
+    if (closed) throw new FeedStopped();
+  };
+  await granted();
   try {
-    for await (const piece of source) {
-      while (credit <= 0 && !closed) await new Promise<void>((resolve) => (wake = resolve));
-      if (closed) throw new Error('the worker stopped reading');
+    for await (const piece of await open()) {
+      await granted();
       credit -= 1;
       const chunk = new Uint8Array(piece);
       port.postMessage({ chunk } satisfies FeedMessage, [chunk.buffer]);
     }
   } catch (err) {
-    if (!closed) port.postMessage({ failed: err instanceof Error ? err.message : String(err) } satisfies FeedMessage);
+    if (!closed && !(err instanceof FeedStopped)) port.postMessage({ failed: err instanceof Error ? err.message : String(err) } satisfies FeedMessage);
     throw err;
   }
   // The worker closes the port once it took the end (messages posted before a close still arrive).
@@ -249,11 +263,11 @@ export async function feedChunks(port: MessagePort, source: AsyncIterable<Uint8A
 }
 
 /**
- * The worker's side of `feedChunks`: the chunks as they come, each taken giving the feeder one credit. Throws when
- * the feeder's source failed, or the port closed before the end. The port is closed once the iteration ends, so a
- * task that stops early (a refused stream) stops the feeding too.
+ * The worker's side of `feedChunks`: the chunks as they come. Starting, it grants the feeder `window` chunks, then one
+ * more for each it takes. Throws when the feeder's source failed, or the port closed before the end. The port is
+ * closed once the iteration ends, so a task that stops early (a refused stream) stops the feeding too.
  */
-export function takeChunks(port: MessagePort): AsyncIterable<Uint8Array> {
+export function takeChunks(port: MessagePort, window = DEFAULT_CHUNK_WINDOW): AsyncIterable<Uint8Array> {
   const queue: Uint8Array[] = [];
   let ended = false;
   let failure: Error | undefined;
@@ -268,6 +282,7 @@ export function takeChunks(port: MessagePort): AsyncIterable<Uint8Array> {
     if (!ended) failure ??= new Error('the feeder closed before the end of the bytes');
     wake?.();
   });
+  port.postMessage(window);
   return {
     async *[Symbol.asyncIterator]() {
       try {

@@ -29,6 +29,11 @@ export interface AttachmentContext {
   lz4: { maxBytes: number; maxRatio: number };
   /** Where that check runs (the service's `lz4` pool, its worker `lz4.worker.entry`), the bytes fed from here; none: on this thread (some tests). */
   lz4Pool?: Pick<Piscina, 'run'>;
+  /**
+   * One per thread of `lz4Pool`, taken before the bytes are opened: a check waiting for a thread holds no open stream
+   * (an S3 body opened for the promotion and not read would be cut by S3_TIMEOUT_MS).
+   */
+  lz4Slots?: Slots;
   /** Base of the gateway's absolute URLs (`https://pitwall.example`). */
   publicBaseUrl: string;
   logger: Logger;
@@ -138,6 +143,28 @@ export async function releaseBlobs(ctx: Pick<AttachmentContext, 'pool' | 'blobs'
       });
     } catch (err) {
       ctx.logger.warn({ err, blobKey: key }, 'could not release a blob');
+    }
+  }
+}
+
+/** At most `size` holders at once; the others wait their turn, in order. */
+export class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async use<T>(work: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
     }
   }
 }

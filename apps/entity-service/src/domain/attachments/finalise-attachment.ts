@@ -4,7 +4,7 @@ import { BlobNotFoundError, BlobTooLargeError, READ_THROUGH_CHUNK_BYTES, type St
 import type { z } from 'zod';
 import { ATTACHMENT_AVAILABLE_ROUTING_KEY, ATTACHED_FILE_STATE, AttachedFileGroupName, AttachedFileName, safeParseReporting, type CallerContext, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
 import type { PublishAfterCommit, ReplyCodec } from '@pitwall/messaging';
-import { feedChunks } from '@pitwall/bus';
+import { FeedStopped, feedChunks } from '@pitwall/bus';
 import { Lz4FrameError, validateLz4Frames, type Lz4Limits } from '@pitwall/formats';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { attachedFileRepository as files, type AttachedFileRecord } from '../../data-access/attached-file-repository';
@@ -117,6 +117,7 @@ async function finaliseChecked(ctx: AttachmentContext, caller: CallerContext, ty
     // Under the lock the sweep of unreferenced blobs takes too: content it removed meanwhile (past its grace age)
     // is not referred to; the staged bytes are still there, so a retry promotes them again.
     if (promoted && !(await ctx.blobs.exists(blob.key))) throw new AppError(503, `The stored bytes of attached file ${attachedFileId} were removed while it was finalised; retry`, { retryAfterSeconds: 1 });
+    if (replacing) await files.lockSameCustomName(c, entityId, replacing, record.id);
     if (!(await files.markAvailable(c, record.id, record, blob, fileName, groupName))) throw AppError.conflict(`Attached file ${attachedFileId} changed while it was finalised; read it and try again`);
     replaced = replacing ? await files.deleteSameCustomName(c, entityId, replacing, record.id) : [];
     publish = await ctx.outbox.add(c, [available(type, record, blob, groupName, ctx.eventHeaders?.() ?? {})]);
@@ -167,6 +168,12 @@ async function takeFinaliseLease(ctx: AttachmentContext, attachedFileId: string)
 
 /** The record's bytes, proved present (and a valid LZ4 frame when compressed); a staged S3 upload is promoted. */
 async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord): Promise<StoredBlob> {
+  // A check of LZ4 frames takes a thread of the pool before the bytes are opened.
+  if (record.use_compression && ctx.lz4Slots) return ctx.lz4Slots.use(() => bytesChecked(ctx, record));
+  return bytesChecked(ctx, record);
+}
+
+async function bytesChecked(ctx: AttachmentContext, record: AttachedFileRecord): Promise<StoredBlob> {
   // The frame is decompressed (and counted) without keeping its output: past the LZ4 bounds it is refused here, before
   // a reader would write it out. The ratio needs the compressed size, known here for bytes already in the store.
   const inspect = record.use_compression ? (bytes: AsyncIterable<Uint8Array>, compressedSize: number) => checkLz4(ctx, bytes, { ...ctx.lz4, compressedSize }) : undefined;
@@ -204,13 +211,15 @@ async function checkLz4(ctx: AttachmentContext, bytes: AsyncIterable<Uint8Array>
   const { port1, port2 } = new MessageChannel();
   // The task's end closes this side too: the worker's close reaches it late, and the feeding would wait that long.
   const task = (ctx.lz4Pool.run({ port: port2, limits } satisfies Lz4CheckTask, { transferList: [port2] }) as Promise<Lz4CheckResult>).finally(() => port1.close());
-  const [fed, done] = await Promise.allSettled([feedChunks(port1, bytes), task]);
+  const [fed, done] = await Promise.allSettled([feedChunks(port1, () => bytes), task]);
   if (done.status === 'fulfilled' && 'refused' in done.value) {
     const { code, reason, offset, limit } = done.value.refused;
     throw new Lz4FrameError(code, reason, offset, limit);
   }
-  if (fed.status === 'rejected') throw fed.reason;
+  // A task that ended stopped the feeding (FeedStopped is a consequence): its outcome is the cause.
+  if (fed.status === 'rejected' && !(fed.reason instanceof FeedStopped)) throw fed.reason;
   if (done.status === 'rejected') throw done.reason;
+  if (fed.status === 'rejected') throw fed.reason;
 }
 
 function available(type: EntityTypeDef, record: AttachedFileRecord, blob: StoredBlob, groupName: string | null, headers: Record<string, string>) {
