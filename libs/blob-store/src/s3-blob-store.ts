@@ -61,9 +61,11 @@ export class S3BlobStore implements BlobStore {
   readonly kind = 's3' as const;
   readonly client: S3Client;
   readonly bucket: string;
+  private readonly timeoutMs: number;
 
   constructor(options: S3BlobStoreOptions) {
     this.bucket = options.bucket;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS;
     this.client = new S3Client({
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -76,7 +78,9 @@ export class S3BlobStore implements BlobStore {
       // An unreachable store is found out in seconds, not after the operating system's connect timeout; one that
       // connects and then stalls (no answer, or a body that stops) is cut after timeoutMs. With no bound, each such call
       // never settled and held one of the client's 50 sockets: fifty of them, and every later call failed.
-      requestHandler: { connectionTimeout: 3000, requestTimeout: options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS, socketTimeout: options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS, throwOnRequestTimeout: true },
+      // A body is watched by its reader (bodyOf): silent while it is waited for, not while its reader pauses. A
+      // socket timeout would also cut a paused reader, and a long CopyObject from a store that says nothing until done.
+      requestHandler: { connectionTimeout: 3000, requestTimeout: options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS, throwOnRequestTimeout: true },
     });
     // Outermost step (around the SDK's retries): an outage (no answer, 5xx) becomes BlobStoreUnavailableError, the one
     // error every process answers as a 503 with Retry-After; a refusal (404, 403) stays what the SDK made of it.
@@ -140,7 +144,7 @@ export class S3BlobStore implements BlobStore {
     }
     const snapshot = checkKey(`staging/checking_${randomBytes(18).toString('base64url')}`, 'staging');
     try {
-      await this.copy(stagingKey, snapshot).catch((error: unknown) => {
+      await this.copy(stagingKey, snapshot, info.size).catch((error: unknown) => {
         // Gone since it was looked at (another finalise of the record removed it).
         throw isNotFound(error) ? new BlobNotFoundError(stagingKey) : error;
       });
@@ -165,9 +169,11 @@ export class S3BlobStore implements BlobStore {
   }
 
   /** A server-side copy under the store's own metadata (an uploader's Content-Encoding or Content-Type is not kept). */
-  private async copy(from: BlobKey, to: BlobKey): Promise<void> {
+  private async copy(from: BlobKey, to: BlobKey, size: number): Promise<void> {
     await this.client.send(
       new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${encodeURIComponent(from).replace(/%2F/g, '/')}`, MetadataDirective: 'REPLACE', ContentType: 'application/octet-stream' }),
+      // Some stores answer a copy only once it is done: its wait grows with its size (16 MiB/s at least).
+      { requestTimeout: this.timeoutMs + Math.ceil((size / COPY_BYTES_PER_S) * 1000) },
     );
   }
 
@@ -197,7 +203,7 @@ export class S3BlobStore implements BlobStore {
       const object = await this.client.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(whole ? {} : { Range: `bytes=${start}-${end}` }) }),
       );
-      return outageMapped(object.Body as Readable);
+      return bodyOf(object.Body as Readable, this.timeoutMs);
     } catch (error) {
       if (isNotFound(error)) throw new BlobNotFoundError(key);
       throw error;
@@ -211,11 +217,9 @@ export class S3BlobStore implements BlobStore {
     const end = Math.min(offset + length, info.size) - 1;
     if (length === 0 || end < offset) return Buffer.alloc(0);
     const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${offset}-${end}` }));
-    try {
-      return Buffer.from(await object.Body!.transformToByteArray());
-    } catch (error) {
-      throw new BlobStoreUnavailableError('GetObject', error);
-    }
+    const parts: Buffer[] = [];
+    for await (const part of bodyOf(object.Body as Readable, this.timeoutMs)) parts.push(part as Buffer);
+    return Buffer.concat(parts);
   }
 
   async delete(key: BlobKey): Promise<void> {
@@ -251,7 +255,7 @@ export class S3BlobStore implements BlobStore {
    */
   private async settle(from: BlobKey, digest: ContentDigest, keepSource = false): Promise<StoredBlob> {
     const key = contentKey(digest.sha256);
-    if (digest.size <= MAX_COPY_SIZE) await this.copy(from, key);
+    if (digest.size <= MAX_COPY_SIZE) await this.copy(from, key, digest.size);
     else if (!(await this.exists(key))) {
       await this.delete(from);
       throw new BlobTooLargeError(MAX_COPY_SIZE);
@@ -313,15 +317,35 @@ export class S3BlobStore implements BlobStore {
 }
 
 /** An object's bytes; the store going away mid-stream surfaces as BlobStoreUnavailableError, not a socket error. */
-function outageMapped(body: Readable): Readable {
+function bodyOf(body: Readable, idleMs: number): Readable {
   return Readable.from(
     (async function* () {
+      const chunks = body[Symbol.asyncIterator]();
+      let done = false;
       try {
-        for await (const chunk of body) yield chunk as Buffer;
+        for (;;) {
+          // Only the waits for the store count: a reader that pauses between chunks is not the store stalling.
+          let timer: NodeJS.Timeout | undefined;
+          const silent = new Promise<never>((_resolve, reject) => {
+            timer = setTimeout(() => reject(new Error(`the body sent nothing for ${idleMs} ms (S3_TIMEOUT_MS)`)), idleMs);
+          });
+          const next = await Promise.race([chunks.next(), silent]).finally(() => clearTimeout(timer));
+          if (next.done) {
+            done = true;
+            return;
+          }
+          yield next.value as Buffer;
+        }
       } catch (error) {
         throw new BlobStoreUnavailableError('GetObject', error);
+      } finally {
+        // Failed, cut, or left early by its reader: the connection goes.
+        if (!done) body.destroy();
       }
     })(),
     { objectMode: false },
   );
 }
+
+/** The slowest a server-side copy is allowed to be before it is an outage: 16 MiB a second (5 GiB in 320 s). */
+const COPY_BYTES_PER_S = 16 * 1024 * 1024;

@@ -1,4 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from 's3rver';
 import { BlobStoreUnavailableError, S3BlobStore, createBlobStore } from '../src';
 
 // A store that accepts connections and then stalls: with no bound on an answer, each call never settled and held one
@@ -63,6 +68,28 @@ describe('the S3 store against a store that stalls (S3_TIMEOUT_MS)', () => {
     } finally {
       await store.close();
       await server.stop();
+    }
+  }, 60_000);
+
+  test('when a reader pauses longer than S3_TIMEOUT_MS between chunks, then it is not cut: only the store\'s silence counts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pitwall-s3-pause-'));
+    const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'paused' }] });
+    const { port } = await server.run();
+    const store = new S3BlobStore({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', bucket: 'paused', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true, timeoutMs: 300 });
+    try {
+      const bytes = randomBytes(8 * 1024 * 1024);
+      const blob = await store.putStream([bytes]);
+      const parts: Buffer[] = [];
+      for await (const part of await store.openRead(blob.key)) {
+        parts.push(part as Buffer);
+        // A reader busy elsewhere (a pool thread deciding what to do with the chunk) for three times the bound.
+        if (parts.length === 1) await new Promise((resolve) => setTimeout(resolve, 900));
+      }
+      expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+    } finally {
+      await store.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 
