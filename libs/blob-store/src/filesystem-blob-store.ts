@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { access, constants, link, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { makeDirectory } from '@pitwall/service-kit';
+import { makeDirectory, syncPath } from '@pitwall/service-kit';
 import { BlobNotFoundError, BlobRangeError, BlobStoreUnavailableError, BlobTooLargeError, isFilesystemOutage } from './errors';
 import { checkKey, checkRange, contentKey, isBlobKeyOf, stagingKeyOf } from './keys';
 import { metered, readThrough } from './metered-source';
@@ -42,7 +42,7 @@ export class FilesystemBlobStore implements BlobStore {
       const target = this.path(checkKey(stagingKey, 'staging'));
       const { temp, meter } = await this.writeTemporary('staging', source, options.maxBytes);
       await rename(temp, target);
-      await syncDirectory(dirname(target));
+      await syncPath(dirname(target));
       return meter;
     });
   }
@@ -244,21 +244,12 @@ export class FilesystemBlobStore implements BlobStore {
     } else {
       // Kept: a second name for the same file (same directory tree, so a hard link), the staged one stays.
       await (keepSource ? link(from, target).catch((error: unknown) => ((error as NodeJS.ErrnoException).code === 'EEXIST' ? undefined : Promise.reject(error))) : rename(from, target));
-      await syncDirectory(dirname(target));
+      await syncPath(dirname(target));
     }
     return { ...meter, key };
   }
 }
 
-/** Makes a rename durable: the directory entry is on disk once its directory is fsynced. */
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Inclusive [start, end] inside a blob of `size` bytes; an end past the blob is clamped, as HTTP does. */
 export function resolveRange(key: string, size: number, range: ByteRange): { start: number; end: number } {

@@ -1,5 +1,5 @@
 import { mkdirSync, statSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 const codeOf = (err: unknown): unknown => (err as { code?: unknown } | null)?.code;
@@ -44,4 +44,14 @@ export function makeDirectorySync(dir: string): void {
 async function existingDirectory(dir: string, err: unknown): Promise<void> {
   if (codeOf(err) === 'EEXIST' && (await stat(dir).catch(() => null))?.isDirectory()) return;
   throw err;
+}
+
+/** fsync of a file, or of a folder (a rename or a new name in it is durable once the folder is synced). */
+export async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -8,7 +8,7 @@ import { MessageChannel } from 'node:worker_threads';
 import type { BlobStore } from '@pitwall/blob-store';
 import { FeedStopped, feedChunks } from '@pitwall/bus';
 import { decodeLz4Frames, type Lz4Limits } from '@pitwall/formats';
-import { makeDirectory } from '@pitwall/service-kit';
+import { makeDirectory, syncPath } from '@pitwall/service-kit';
 import { refusalError, type Lz4DecompressResult, type Lz4DecompressTask } from '../workers/lz4-decompress';
 import type { TaskPool } from './fair-pool';
 
@@ -134,16 +134,6 @@ export class DecompressedCache {
 
 /** A `.partial` not written for this long was left by a process that died while decompressing (10 minutes). */
 export const STALE_PARTIAL_MS = 10 * 60 * 1000;
-
-/** fsync of a file or a folder (a rename is durable once its folder is synced). */
-async function syncPath(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Marks a copy as used now; false when it is not there. */
 async function touch(path: string): Promise<boolean> {

@@ -34,25 +34,13 @@ export const DEFAULT_CHUNK_WINDOW = 4;
  * reading), which ends the task and frees the thread. Resolves to the bytes sent.
  */
 export async function sendChunks(port: MessagePort, head: ChunkHead, chunks: Iterable<Uint8Array>, window = DEFAULT_CHUNK_WINDOW): Promise<number> {
-  let credit = window;
-  let wake: (() => void) | undefined;
-  let closed = false;
-  port.on('message', (n: number) => {
-    credit += n;
-    wake?.();
-  });
-  port.on('close', () => {
-    closed = true;
-    wake?.();
-  });
+  const credit = creditOn(port, window);
   let sent = 0;
   try {
     // The window travels with the head: the reader knows when this side waits for credit, whatever it was told.
     port.postMessage({ head: { ...head, window } } satisfies Message);
     for (const chunk of chunks) {
-      while (credit <= 0 && !closed) await new Promise<void>((resolve) => (wake = resolve));
-      if (closed) throw new Error('the receiver stopped reading');
-      credit -= 1;
+      await credit.take(() => new Error('the receiver stopped reading'));
       sent += chunk.byteLength;
       port.postMessage({ chunk } satisfies Message, [chunk.buffer as ArrayBuffer]);
     }
@@ -231,7 +219,26 @@ export class FeedStopped extends Error {
  * which rejects with FeedStopped (the task's own outcome is the cause to report).
  */
 export async function feedChunks(port: MessagePort, open: () => Promise<AsyncIterable<Uint8Array>> | AsyncIterable<Uint8Array>): Promise<void> {
-  let credit = 0;
+  const credit = creditOn(port, 0);
+  const stopped = () => new FeedStopped();
+  await credit.granted(stopped);
+  try {
+    for await (const piece of await open()) {
+      await credit.take(stopped);
+      const chunk = new Uint8Array(piece);
+      port.postMessage({ chunk } satisfies FeedMessage, [chunk.buffer]);
+    }
+  } catch (err) {
+    if (!credit.closed && !(err instanceof FeedStopped)) port.postMessage({ failed: err instanceof Error ? err.message : String(err) } satisfies FeedMessage);
+    throw err;
+  }
+  // The worker closes the port once it took the end (messages posted before a close still arrive).
+  if (!credit.closed) port.postMessage({ end: true } satisfies FeedMessage);
+}
+
+/** The credit the other side of `port` grants (a number per message, `initial` to begin with), and whether it closed. */
+function creditOn(port: MessagePort, initial: number) {
+  let credit = initial;
   let wake: (() => void) | undefined;
   let closed = false;
   port.on('message', (n: number) => {
@@ -242,24 +249,22 @@ export async function feedChunks(port: MessagePort, open: () => Promise<AsyncIte
     closed = true;
     wake?.();
   });
-  const granted = async (): Promise<void> => {
+  /** Resolves once there is credit; throws what `stopped` makes when the port closed first. */
+  const granted = async (stopped: () => Error): Promise<void> => {
     while (credit <= 0 && !closed) await new Promise<void>((resolve) => (wake = resolve));
-    if (closed) throw new FeedStopped();
+    if (closed) throw stopped();
   };
-  await granted();
-  try {
-    for await (const piece of await open()) {
-      await granted();
+  return {
+    get closed() {
+      return closed;
+    },
+    granted,
+    /** Waits for one credit and takes it. */
+    take: async (stopped: () => Error): Promise<void> => {
+      await granted(stopped);
       credit -= 1;
-      const chunk = new Uint8Array(piece);
-      port.postMessage({ chunk } satisfies FeedMessage, [chunk.buffer]);
-    }
-  } catch (err) {
-    if (!closed && !(err instanceof FeedStopped)) port.postMessage({ failed: err instanceof Error ? err.message : String(err) } satisfies FeedMessage);
-    throw err;
-  }
-  // The worker closes the port once it took the end (messages posted before a close still arrive).
-  if (!closed) port.postMessage({ end: true } satisfies FeedMessage);
+    },
+  };
 }
 
 /**
