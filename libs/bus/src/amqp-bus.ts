@@ -113,6 +113,8 @@ class AmqpConsumer implements Subscription {
     private readonly prefetch: number,
     private readonly handle: DeliveryHandler,
     private readonly held?: HeldNotice,
+    /** A process's own queue (exclusive: the broker removes it with the connection): removed here when the consumer closes. */
+    private readonly ownQueue = false,
   ) {}
 
   isAttachedTo(connection: Connection): boolean {
@@ -153,6 +155,7 @@ class AmqpConsumer implements Subscription {
     if (channel && consumerTag && this.attachedTo?.alive) await channel.cancel(consumerTag).catch(() => undefined);
     await this.whenIdle();
     this.channel = undefined;
+    if (channel && this.ownQueue && this.attachedTo?.alive) await channel.deleteQueue(this.queue).catch(() => undefined);
     if (channel && this.attachedTo?.alive) await channel.close().catch(() => undefined);
     this.bus.forget(this);
   }
@@ -449,8 +452,10 @@ export class AmqpBus implements Bus {
         await channel.assertExchange(exchangeName, 'topic', { durable: true });
         this.declaredExchanges.add(exchangeName);
         if (options.perInstance) {
-          // This process's own queue: deleted by the broker once its consumer is gone (closed, or the connection lost).
-          await channel.assertQueue(queue, { durable: false, exclusive: true, autoDelete: true, arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetters } });
+          // This process's own queue: the broker deletes it with the connection; the subscription's close deletes it
+          // too. Not autoDelete: a consumer channel the broker closed (its ack timeout) would take the queue and the
+          // events in it along, where the consumer consumes again on a new channel.
+          await channel.assertQueue(queue, { durable: false, exclusive: true, arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetters } });
         } else {
           // Quorum queues count deliveries, so a poison event is dead-lettered instead of looping forever.
           const args: Record<string, unknown> = { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetters };
@@ -490,6 +495,8 @@ export class AmqpBus implements Bus {
           // The channel died meanwhile: the broker requeues the unacked delivery for another consumer.
         }
       },
+      undefined,
+      options.perInstance === true,
     );
   }
 
@@ -675,9 +682,9 @@ export class AmqpBus implements Bus {
     throw unavailableError('Not connected to the message broker');
   }
 
-  private async addConsumer(queue: string, declare: (channel: Channel) => Promise<void>, prefetch = DEFAULT_PREFETCH, handle: DeliveryHandler, held?: HeldNotice): Promise<Subscription> {
+  private async addConsumer(queue: string, declare: (channel: Channel) => Promise<void>, prefetch = DEFAULT_PREFETCH, handle: DeliveryHandler, held?: HeldNotice, ownQueue = false): Promise<Subscription> {
     if (this.closing) throw unavailableError('The bus is closed');
-    const consumer = new AmqpConsumer(this, queue, declare, prefetch, handle, held);
+    const consumer = new AmqpConsumer(this, queue, declare, prefetch, handle, held, ownQueue);
     this.consumers.add(consumer);
     const connection = this.current?.alive ? this.current : this.everConnected ? undefined : await this.connection(this.requestTimeoutMs).catch(() => undefined);
     // Disconnected: the consumer is registered and starts when setup runs on the next connection.

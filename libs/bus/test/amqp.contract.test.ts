@@ -289,6 +289,37 @@ describe('AmqpBus (broker-specific)', () => {
     expect(await client.request(service, 'small', {})).toBe('small');
   }, 20_000);
 
+  test('when the broker closes the channel of a per-instance subscription, then its queue and the events waiting in it are kept and handled on the new channel', async () => {
+    const bus = open();
+    const peer = open();
+    const exchange = unique('own');
+    const seen: number[] = [];
+    const first = gate();
+    await bus.subscribe(exchange, unique('q-own-kept'), ['#'], async (event) => {
+      const n = (event.payload as { n: number }).n;
+      if (n === 1 && !seen.includes(1)) {
+        seen.push(1);
+        await first.opened;
+        throw AppError.unavailable('held');
+      }
+      if (!seen.includes(n)) seen.push(n);
+    }, { perInstance: true, prefetch: 1 });
+    await peer.publish(exchange, 'e', { n: 1 });
+    await eventually(async () => seen.length === 1);
+    // Two more wait in the queue behind the held one.
+    await peer.publish(exchange, 'e', { n: 2 });
+    await peer.publish(exchange, 'e', { n: 3 });
+
+    const consumer = [...(bus as unknown as { consumers: Set<{ queue: string; channel?: import('amqplib').Channel }> }).consumers].find((c) => c.queue.includes('q-own-kept'));
+    const closedByBroker = new Promise((resolve) => consumer?.channel?.once('close', resolve));
+    consumer?.channel?.ack({ fields: { deliveryTag: 999_999 } } as import('amqplib').Message);
+    await closedByBroker;
+    first.open();
+
+    await eventually(async () => seen.length === 3);
+    expect([...seen].sort()).toEqual([1, 2, 3]);
+  }, 20_000);
+
   test('when the broker closes the connection, then in-flight requests fail with 503 and everything works again after recovery', async () => {
     const victimName = `victim-${randomUUID().slice(0, 8)}`;
     const victim = open({ connectionName: `${prefix}${victimName}` });
