@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import { takeChunks } from '@pitwall/bus/port-chunks';
-import { Lz4FrameError, validateLz4Frames, type Lz4FrameErrorCode, type Lz4LimitName, type Lz4Limits } from '@pitwall/formats';
+import { Lz4FrameError, lz4Refusal, validateLz4Frames, type Lz4Limits, type Lz4Refusal } from '@pitwall/formats';
 
 /** An upload's LZ4 frames checked: its bytes come over `port` (`feedChunks`). */
 export interface Lz4CheckTask {
@@ -8,8 +8,8 @@ export interface Lz4CheckTask {
   limits: Lz4Limits;
 }
 
-/** Checked, or what is wrong with the stream (an Lz4FrameError's fields: an error's own fields do not cross threads). */
-export type Lz4CheckResult = { ok: true } | { refused: { code: Lz4FrameErrorCode; reason: string; offset: number; limit?: Lz4LimitName } };
+/** Checked, or what is wrong with the stream. */
+export type Lz4CheckResult = { ok: true } | { refused: Lz4Refusal };
 
 /**
  * The entity-service's pool worker (its own bundle, `lz4.worker.entry.js`): the finalise of an LZ4 upload decompresses
@@ -21,7 +21,7 @@ export default async function check(task: Lz4CheckTask): Promise<Lz4CheckResult>
     await validateLz4Frames(takeChunks(task.port), task.limits);
     return { ok: true };
   } catch (err) {
-    if (err instanceof Lz4FrameError) return { refused: { code: err.code, reason: err.reason, offset: err.offset, ...(err.limit ? { limit: err.limit } : {}) } };
+    if (err instanceof Lz4FrameError) return { refused: lz4Refusal(err) };
     throw err;
   } finally {
     task.port.close();

@@ -4,12 +4,11 @@ import { readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { MessageChannel } from 'node:worker_threads';
 import type { BlobStore } from '@pitwall/blob-store';
-import { FeedStopped, feedChunks } from '@pitwall/bus';
-import { decodeLz4Frames, type Lz4Limits } from '@pitwall/formats';
+import { runFed } from '@pitwall/bus';
+import { decodeLz4Frames, Lz4FrameError, type Lz4Limits } from '@pitwall/formats';
 import { makeDirectory, syncPath } from '@pitwall/service-kit';
-import { refusalError, type Lz4DecompressResult, type Lz4DecompressTask } from '../workers/lz4-decompress';
+import type { Lz4DecompressResult, Lz4DecompressTask } from '../workers/lz4-decompress';
 import type { TaskPool } from './fair-pool';
 
 /**
@@ -80,24 +79,12 @@ export class DecompressedCache {
   }
 
   /**
-   * The bytes fed to the pool's task, which decompresses them into `partial` and syncs it. The failure reported is the
-   * first cause: the source's (the blob store's outage), else the task's (the stream refused: an Lz4FrameError; the
-   * disk full; the worker's memory bound).
+   * The bytes fed to the pool's task, which decompresses them into `partial` and syncs it; the blob is opened once the
+   * task runs (a task waiting for a thread holds no open stream). A refused stream is its Lz4FrameError.
    */
   private async decompressOnPool(pool: TaskPool, open: () => Promise<AsyncIterable<Uint8Array>>, partial: string, limits: Lz4Limits): Promise<void> {
-    const { port1, port2 } = new MessageChannel();
-    const task = pool.run({ port: port2, path: partial, limits } satisfies Lz4DecompressTask, { name: 'decompressLz4', transferList: [port2] }) as Promise<Lz4DecompressResult>;
-    // The task's end closes this side too: the worker's close reaches it late (seconds, seen), and the feeding waiting
-    // for credit would wait that long.
-    const ended = task.finally(() => port1.close());
-    // The blob is opened once the task runs (a task waiting for a thread holds no open stream).
-    const [fed, done] = await Promise.allSettled([feedChunks(port1, open), ended]);
-    // A task that ended stopped the feeding (FeedStopped is a consequence): its outcome is the cause; a source that
-    // failed failed the task, and is the cause.
-    if (done.status === 'fulfilled' && 'refused' in done.value) throw refusalError(done.value.refused);
-    if (fed.status === 'rejected' && !(fed.reason instanceof FeedStopped)) throw fed.reason;
-    if (done.status === 'rejected') throw done.reason;
-    if (fed.status === 'rejected') throw fed.reason;
+    const result = await runFed((port) => pool.run({ port, path: partial, limits } satisfies Lz4DecompressTask, { name: 'decompressLz4', transferList: [port] }) as Promise<Lz4DecompressResult>, open);
+    if ('refused' in result) throw Lz4FrameError.from(result.refused);
   }
 
   /**

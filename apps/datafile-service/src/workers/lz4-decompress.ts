@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import { takeChunks } from '@pitwall/bus/port-chunks';
-import { decodeLz4Frames, Lz4FrameError, type Lz4FrameErrorCode, type Lz4LimitName, type Lz4Limits } from '@pitwall/formats';
+import { decodeLz4Frames, Lz4FrameError, lz4Refusal, type Lz4Limits, type Lz4Refusal } from '@pitwall/formats';
 
 /** One LZ4 blob decompressed into a new file: its compressed bytes come over `port` (`feedChunks`). */
 export interface Lz4DecompressTask {
@@ -11,8 +11,8 @@ export interface Lz4DecompressTask {
   limits: Lz4Limits;
 }
 
-/** The bytes written, or what is wrong with the stream (an Lz4FrameError's fields: an error's own fields do not cross threads). */
-export type Lz4DecompressResult = { bytes: number } | { refused: { code: Lz4FrameErrorCode; reason: string; offset: number; limit?: Lz4LimitName } };
+/** The bytes written, or what is wrong with the stream. */
+export type Lz4DecompressResult = { bytes: number } | { refused: Lz4Refusal };
 
 /**
  * Decompresses on the pool's thread, not the service's event loop: a 4 GiB file takes seconds of CPU, which there
@@ -30,15 +30,10 @@ export async function decompressLz4(task: Lz4DecompressTask): Promise<Lz4Decompr
     fsyncSync(fd);
     return { bytes };
   } catch (err) {
-    if (err instanceof Lz4FrameError) return { refused: { code: err.code, reason: err.reason, offset: err.offset, ...(err.limit ? { limit: err.limit } : {}) } };
+    if (err instanceof Lz4FrameError) return { refused: lz4Refusal(err) };
     throw err;
   } finally {
     if (fd !== undefined) closeSync(fd);
     task.port.close();
   }
-}
-
-/** The refusal as the error the reads map (read-errors.ts). */
-export function refusalError(refused: Extract<Lz4DecompressResult, { refused: unknown }>['refused']): Lz4FrameError {
-  return new Lz4FrameError(refused.code, refused.reason, refused.offset, refused.limit);
 }

@@ -4,4 +4,4 @@ export { answerTag, REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, REQUEST_HELD_ANSWER } f
 export { ClaimDesk, ClaimRefusal, type ClaimDeskOptions } from './claim-desk';
 export { ClaimRedeemer, type ClaimRedeemerOptions, type RedeemedAnswer } from './claim-redeemer';
 export { claimDeskSettings, claimRedeemerSettings, claimSecret } from './settings';
-export { FeedStopped, feedChunks, receiveChunks, type ChunkHead, type ReceiveOptions, type StreamWatch, type WatchedStream } from './port-chunks';
+export { receiveChunks, runFed, type ChunkHead, type ReceiveOptions, type StreamWatch, type WatchedStream } from './port-chunks';

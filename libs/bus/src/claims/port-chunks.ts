@@ -1,4 +1,4 @@
-import type { MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 
 /**
  * Bytes streamed from a worker thread over a MessagePort, with credit-based backpressure: the worker posts a head,
@@ -234,6 +234,22 @@ export async function feedChunks(port: MessagePort, open: () => Promise<AsyncIte
   }
   // The worker closes the port once it took the end (messages posted before a close still arrive).
   if (!credit.closed) port.postMessage({ end: true } satisfies FeedMessage);
+}
+
+/**
+ * Runs a worker task fed `open`'s bytes over a channel of its own: `run` starts the task with its end of the channel (to
+ * transfer), which it reads with `takeChunks`. Resolves to the task's result. The failure thrown is the first cause:
+ * the source's (its store failing), else the task's own (the FeedStopped its end caused is a consequence).
+ */
+export async function runFed<R>(run: (port: MessagePort) => Promise<R>, open: () => Promise<AsyncIterable<Uint8Array>> | AsyncIterable<Uint8Array>): Promise<R> {
+  const { port1, port2 } = new MessageChannel();
+  // The task's end closes this side too: the worker's close reaches it late (seconds, seen), and the feeding waiting
+  // for credit would wait that long.
+  const task = run(port2).finally(() => port1.close());
+  const [fed, done] = await Promise.allSettled([feedChunks(port1, open), task]);
+  if (done.status === 'fulfilled') return done.value;
+  if (fed.status === 'rejected' && !(fed.reason instanceof FeedStopped)) throw fed.reason;
+  throw done.reason;
 }
 
 /** The credit the other side of `port` grants (a number per message, `initial` to begin with), and whether it closed. */

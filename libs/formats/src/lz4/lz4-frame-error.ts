@@ -26,4 +26,21 @@ export class Lz4FrameError extends Error {
     super(`invalid LZ4 frame at byte ${offset}: ${reason}`);
     this.name = 'Lz4FrameError';
   }
+
+  /** The error again from its fields, as a worker thread answered them (`lz4Refusal`). */
+  static from(refusal: Lz4Refusal): Lz4FrameError {
+    return new Lz4FrameError(refusal.code, refusal.reason, refusal.offset, refusal.limit);
+  }
+}
+
+/** An Lz4FrameError's fields, as plain data: what a worker thread answers (an error's own fields do not cross threads). */
+export interface Lz4Refusal {
+  code: Lz4FrameErrorCode;
+  reason: string;
+  offset: number;
+  limit?: Lz4LimitName;
+}
+
+export function lz4Refusal(err: Lz4FrameError): Lz4Refusal {
+  return { code: err.code, reason: err.reason, offset: err.offset, ...(err.limit ? { limit: err.limit } : {}) };
 }

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { MessageChannel } from 'node:worker_threads';
 import { BlobNotFoundError, BlobTooLargeError, READ_THROUGH_CHUNK_BYTES, type StoredBlob } from '@pitwall/blob-store';
 import type { z } from 'zod';
 import { ATTACHMENT_AVAILABLE_ROUTING_KEY, ATTACHED_FILE_STATE, AttachedFileGroupName, AttachedFileName, safeParseReporting, type CallerContext, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
 import type { PublishAfterCommit, ReplyCodec } from '@pitwall/messaging';
-import { FeedStopped, feedChunks } from '@pitwall/bus';
+import { runFed } from '@pitwall/bus';
 import { Lz4FrameError, validateLz4Frames, type Lz4Limits } from '@pitwall/formats';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { attachedFileRepository as files, type AttachedFileRecord } from '../../data-access/attached-file-repository';
@@ -208,18 +207,9 @@ async function checkLz4(ctx: AttachmentContext, bytes: AsyncIterable<Uint8Array>
     await validateLz4Frames(bytes, limits);
     return;
   }
-  const { port1, port2 } = new MessageChannel();
-  // The task's end closes this side too: the worker's close reaches it late, and the feeding would wait that long.
-  const task = (ctx.lz4Pool.run({ port: port2, limits } satisfies Lz4CheckTask, { transferList: [port2] }) as Promise<Lz4CheckResult>).finally(() => port1.close());
-  const [fed, done] = await Promise.allSettled([feedChunks(port1, () => bytes), task]);
-  if (done.status === 'fulfilled' && 'refused' in done.value) {
-    const { code, reason, offset, limit } = done.value.refused;
-    throw new Lz4FrameError(code, reason, offset, limit);
-  }
-  // A task that ended stopped the feeding (FeedStopped is a consequence): its outcome is the cause.
-  if (fed.status === 'rejected' && !(fed.reason instanceof FeedStopped)) throw fed.reason;
-  if (done.status === 'rejected') throw done.reason;
-  if (fed.status === 'rejected') throw fed.reason;
+  const pool = ctx.lz4Pool;
+  const result = await runFed((port) => pool.run({ port, limits } satisfies Lz4CheckTask, { transferList: [port] }) as Promise<Lz4CheckResult>, () => bytes);
+  if ('refused' in result) throw Lz4FrameError.from(result.refused);
 }
 
 function available(type: EntityTypeDef, record: AttachedFileRecord, blob: StoredBlob, groupName: string | null, headers: Record<string, string>) {
