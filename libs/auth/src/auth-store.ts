@@ -107,6 +107,16 @@ export const PROCESS_LOCAL_CACHE_TTL_SECONDS = 1;
 /** Keys whose user this process remembers (see `callerFor`); beyond it the oldest is forgotten. */
 const KNOWN_KEYS_MAX = 10_000;
 
+/**
+ * The columns of one account's member snapshot (AccountMembersEvent) with the next membership version: `accountText`
+ * and `accountUuid` are SQL giving the account's id as text and as a uuid.
+ */
+function membersSnapshot(accountText: string, accountUuid: string): string {
+  return `${accountText} AS "accountId", nextval('auth.membership_version')::text AS version,
+          COALESCE((SELECT jsonb_agg(jsonb_build_object('userId', u.id, 'name', u.name, 'email', u.email, 'role', m.role) ORDER BY u.id)
+                    FROM auth.account_memberships m JOIN auth.users u ON u.id = m.user_id WHERE m.account_id = ${accountUuid}), '[]'::jsonb) AS members`;
+}
+
 /** Accounts, users, memberships and API keys (schema `auth`), with the hot reads cached. */
 export class AuthStore {
   private readonly ttl: number;
@@ -195,12 +205,7 @@ export class AuthStore {
       const locked = await c.query('SELECT 1 FROM auth.accounts WHERE id = $1 FOR UPDATE', [accountId]);
       if (locked.rowCount === 0) return { changed: await change(c), publish: undefined };
       if (!(await change(c))) return { changed: false, publish: undefined };
-      const { rows } = await c.query<AccountMembersEvent>(
-        `SELECT $1::text AS "accountId", nextval('auth.membership_version')::text AS version,
-                COALESCE((SELECT jsonb_agg(jsonb_build_object('userId', u.id, 'name', u.name, 'email', u.email, 'role', m.role) ORDER BY u.id)
-                          FROM auth.account_memberships m JOIN auth.users u ON u.id = m.user_id WHERE m.account_id = $1::uuid), '[]'::jsonb) AS members`,
-        [accountId],
-      );
+      const { rows } = await c.query<AccountMembersEvent>(`SELECT ${membersSnapshot('$1::text', '$1::uuid')}`, [accountId]);
       return { changed: true, publish: await this.events.add(c, [{ routingKey: ACCOUNT_MEMBERS_ROUTING_KEY, payload: rows[0] as AccountMembersEvent }]) };
     });
     if (publish && this.publishesEvents) await publish();
@@ -218,12 +223,7 @@ export class AuthStore {
     const { count, publish } = await withTransaction(this.pool, async (c) => {
       // Every account, those left with no member too: a lost snapshot may be the one that removed the last.
       await c.query(`SELECT a.id FROM auth.accounts a ORDER BY a.id FOR SHARE`);
-      const { rows } = await c.query<AccountMembersEvent>(
-        `SELECT a.id::text AS "accountId", nextval('auth.membership_version')::text AS version,
-                COALESCE((SELECT jsonb_agg(jsonb_build_object('userId', u.id, 'name', u.name, 'email', u.email, 'role', m.role) ORDER BY u.id)
-                          FROM auth.account_memberships m JOIN auth.users u ON u.id = m.user_id WHERE m.account_id = a.id), '[]'::jsonb) AS members
-           FROM auth.accounts a ORDER BY a.id`,
-      );
+      const { rows } = await c.query<AccountMembersEvent>(`SELECT ${membersSnapshot('a.id::text', 'a.id')} FROM auth.accounts a ORDER BY a.id`);
       return { count: rows.length, publish: rows.length ? await this.events.add(c, rows.map((payload) => ({ routingKey: ACCOUNT_MEMBERS_ROUTING_KEY, payload }))) : undefined };
     });
     if (publish && this.publishesEvents) await publish();
