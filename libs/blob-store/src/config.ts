@@ -20,7 +20,7 @@ export const blobStoreSettings = {
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: flag.default(false),
-    /** How long an S3 request waits for its answer, and a connection may stay silent, before it is cut (per attempt). */
+    /** How long an S3 request waits for its answer, and a body may send nothing while it is read, before it is cut (per attempt). */
     S3_TIMEOUT_MS: msVar(DEFAULT_S3_TIMEOUT_MS, { min: 100 }),
 };
 

@@ -33,8 +33,8 @@ export interface S3BlobStoreOptions {
   /** Bucket in the path (`endpoint/bucket/key`) rather than the host name: MinIO, Ceph and most self-hosted stores. */
   forcePathStyle?: boolean;
   /**
-   * S3_TIMEOUT_MS: how long a request may wait for its answer's headers, and how long a connection may stay silent
-   * (an answer's body included) before it is cut; each attempt's. Default DEFAULT_S3_TIMEOUT_MS.
+   * S3_TIMEOUT_MS: how long a request may wait for its answer's headers (a copy: that plus a second per 16 MiB), and an
+   * answer's body send nothing while its reader waits for it, before it is cut; each attempt's. Default DEFAULT_S3_TIMEOUT_MS.
    */
   timeoutMs?: number;
 }
@@ -76,11 +76,11 @@ export class S3BlobStore implements BlobStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       // An unreachable store is found out in seconds, not after the operating system's connect timeout; one that
-      // connects and then stalls (no answer, or a body that stops) is cut after timeoutMs. With no bound, each such call
-      // never settled and held one of the client's 50 sockets: fifty of them, and every later call failed.
-      // A body is watched by its reader (bodyOf): silent while it is waited for, not while its reader pauses. A
-      // socket timeout would also cut a paused reader, and a long CopyObject from a store that says nothing until done.
-      requestHandler: { connectionTimeout: 3000, requestTimeout: options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS, throwOnRequestTimeout: true },
+      // connects and then gives no answer is cut after timeoutMs. With no bound, each such call never settled and held
+      // one of the client's 50 sockets: fifty of them, and every later call failed. A body that stops is watched by its
+      // reader (bodyOf), counting only its waits: a socket timeout would also cut a reader that pauses, and a long
+      // CopyObject from a store that says nothing until it is done.
+      requestHandler: { connectionTimeout: 3000, requestTimeout: this.timeoutMs, throwOnRequestTimeout: true },
     });
     // Outermost step (around the SDK's retries): an outage (no answer, 5xx) becomes BlobStoreUnavailableError, the one
     // error every process answers as a 503 with Retry-After; a refusal (404, 403) stays what the SDK made of it.

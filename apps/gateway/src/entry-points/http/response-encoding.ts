@@ -126,10 +126,7 @@ export class ResponseEncoder {
   /** A whole body: compressed when `encodingFor` says, with its Content-Length either way (`res`'s type already set). */
   async send(req: Request, res: Response, body: Buffer): Promise<void> {
     const coding = this.encodingFor(req, res, res.get('Content-Type'), body.byteLength);
-    const bytes = coding ? await compressed(coding, body) : body;
-    if (coding) res.setHeader('Content-Encoding', coding);
-    res.setHeader('Content-Length', String(bytes.byteLength));
-    res.end(bytes);
+    end(res, coding, coding ? await compressed(coding, body) : body);
   }
 
   /**
@@ -143,11 +140,15 @@ export class ResponseEncoder {
       res.status(304).end();
       return;
     }
-    const bytes = await body.bytes(coding);
-    if (coding) res.setHeader('Content-Encoding', coding);
-    res.setHeader('Content-Length', String(bytes.byteLength));
-    res.end(bytes);
+    end(res, coding, await body.bytes(coding));
   }
+}
+
+/** Sends `bytes` (already in `coding`) as the whole body, with its Content-Length. */
+function end(res: Response, coding: ContentCoding | undefined, bytes: Buffer): void {
+  if (coding) res.setHeader('Content-Encoding', coding);
+  res.setHeader('Content-Length', String(bytes.byteLength));
+  res.end(bytes);
 }
 
 /**
