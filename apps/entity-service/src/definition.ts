@@ -89,7 +89,7 @@ export const entityService = defineService({
     // Events are written with their write and published after its commit; what fails now is retried (outbox).
     // Timing events (`timing.*`, written by timing updates) share the outbox and go to their own exchange.
     const exchangeOf = (routingKey: string) => (routingKey.startsWith('timing.') ? EXCHANGES.timingEvents : EXCHANGES.entityEvents);
-    const outbox = createOutbox<EntityChangedEvent | AttachmentAvailableEvent | AttachmentDeletedEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(exchangeOf(routingKey), routingKey, event, headers), logger });
+    const outbox = createOutbox<EntityChangedEvent | AttachmentAvailableEvent | AttachmentDeletedEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(exchangeOf(routingKey), routingKey, event, headers), logger, maxMessageBytes: config.BUS_MAX_MESSAGE_BYTES });
     const requestHeaders = (): Record<string, string> => {
       const requestId = commandContext.getStore()?.requestId;
       return requestId ? { requestId } : {};

@@ -89,7 +89,7 @@ export const gateway = defineService({
       (config.REDIS_URL ? new RedisCache(config.REDIS_URL, config.REDIS_PREFIX, logger, { ...redisCacheOptions(config), near: { prefixes: AUTH_NEAR_PREFIXES }, forgetAfterOutage: AUTH_NEAR_PREFIXES }) : new MemoryCache());
     // Membership changes leave through the auth outbox: published here after their commit, and the admin CLI's
     // (which has no bus) by this outbox's retry of left-overs. The entity-service mirrors them as Users entities.
-    const auth = new AuthStore(pool, cache, logger, { publishMembershipEvent: (key, event, headers) => bus.publish(EXCHANGES.authEvents, key, event, headers) });
+    const auth = new AuthStore(pool, cache, logger, { publishMembershipEvent: (key, event, headers) => bus.publish(EXCHANGES.authEvents, key, event, headers), maxMessageBytes: config.BUS_MAX_MESSAGE_BYTES });
     auth.events.start();
     const readLimiter = new ReadLimiter(cache, { perUser: config.DATAFILE_READS_PER_USER, queue: config.DATAFILE_READ_QUEUE }, logger);
     const blobs = blobStoreFromConfig(config);

@@ -164,6 +164,7 @@ export const simulationService = defineService({
       schema: SIMULATION_SCHEMA,
       publish: (routingKey, payload, headers) => bus.publish(routingKey.startsWith(JOB_ROUTING_PREFIX) ? EXCHANGES.simulationJobs : EXCHANGES.simulationStatus, routingKey, payload, headers),
       logger,
+      maxMessageBytes: config.BUS_MAX_MESSAGE_BYTES,
     });
     const entities = new EntityClient(bus);
     const repository = new SimulationRepository(pool);

@@ -78,6 +78,8 @@ export interface AuthStoreOptions {
    * Without it (the admin CLI has no bus) the event waits in `auth.outbox` until a gateway's retry publishes it.
    */
   publishMembershipEvent?: PublishMessage<AccountMembersEvent>;
+  /** BUS_MAX_MESSAGE_BYTES: a membership change whose snapshot event is larger is refused (413), as the broker would refuse the event. */
+  maxMessageBytes?: number;
   /**
    * A change's second eviction (SECOND_EVICTION_DELAY_MS after the first, for a gateway that read the old entry just
    * before the change and cached it just after the first eviction) is awaited by the change, not left to a timer: the
@@ -141,7 +143,7 @@ export class AuthStore {
     const ttl = options.cacheTtlSeconds ?? 60;
     this.ttl = cache.shared === true ? ttl : Math.min(ttl, PROCESS_LOCAL_CACHE_TTL_SECONDS);
     this.publishesEvents = options.publishMembershipEvent !== undefined;
-    this.events = createOutbox({ pool, schema: 'auth', publish: options.publishMembershipEvent ?? NOT_PUBLISHED_HERE, logger });
+    this.events = createOutbox({ pool, schema: 'auth', publish: options.publishMembershipEvent ?? NOT_PUBLISHED_HERE, logger, maxMessageBytes: options.maxMessageBytes });
     this.evictions = { awaitSecondEviction: options.awaitSecondEviction, onEvictionFailed: options.onEvictionFailed, delayMs: options.secondEvictionDelayMs ?? SECOND_EVICTION_DELAY_MS };
   }
 

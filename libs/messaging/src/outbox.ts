@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { prepared, withTransaction, type Migration, type Queryable } from '@pitwall/db';
-import { errorFields, isDatabaseUnreachable, type Logger } from '@pitwall/service-kit';
+import { AppError, errorFields, isDatabaseUnreachable, type Logger } from '@pitwall/service-kit';
 import { outboxTable } from './schema';
 
 /** One message to publish once the write that made it has committed. */
@@ -46,6 +46,12 @@ export interface OutboxOptions<P> extends OutboxTiming {
   schema: string;
   publish: PublishMessage<P>;
   logger: Logger;
+  /**
+   * The largest message the broker takes (`BUS_MAX_MESSAGE_BYTES`: the bus refuses a larger event, for good). A write
+   * that adds a larger one is refused with it (a 413 naming the setting), so it leaves no trace, instead of committing
+   * an event that could never be published. No bound when absent.
+   */
+  maxMessageBytes?: number;
 }
 
 /** Publishes what one transaction added, once it has committed. Never rejects: what fails now is retried later. */
@@ -141,6 +147,7 @@ class TransactionalOutbox<P> implements Outbox<P> {
   private readonly staleAfterMs: number;
   private readonly batchSize: number;
   private readonly batchFrom: number;
+  private readonly maxMessageBytes: number;
   private timer: NodeJS.Timeout | undefined;
   private retrying: Promise<void> | undefined;
   /** The retry's last pass failed: its failure was logged, its recovery will be. */
@@ -156,6 +163,7 @@ class TransactionalOutbox<P> implements Outbox<P> {
     this.staleAfterMs = options.staleAfterMs ?? 2000;
     this.batchSize = options.batchSize ?? 200;
     this.batchFrom = options.batchFrom ?? 64;
+    this.maxMessageBytes = options.maxMessageBytes ?? Number.POSITIVE_INFINITY;
     // It goes into the SQL as a LIMIT.
     if (!Number.isSafeInteger(this.batchSize) || this.batchSize < 1) throw new Error(`outbox: batchSize must be a positive integer (got ${options.batchSize})`);
     if (!(this.batchFrom >= 1)) throw new Error(`outbox: batchFrom must be at least 1 (got ${options.batchFrom})`);
@@ -165,12 +173,13 @@ class TransactionalOutbox<P> implements Outbox<P> {
     if (unstamped.length === 0) return async () => undefined;
     // Each message's id is stored with it, so every copy of it (a retry's, a redelivery's) carries the same one.
     const messages = unstamped.map((m) => ({ ...m, headers: { ...m.headers, [MESSAGE_ID_HEADER]: m.headers?.[MESSAGE_ID_HEADER] ?? randomUUID() } }));
+    // Encoded once: checked against the broker's bound, then stored as they will be published.
+    const payloads = messages.map((m) => JSON.stringify(m.payload ?? null));
+    this.refuseOversized(messages, payloads);
     if (messages.length >= this.batchFrom) {
       // One row for all of them: one JSON document to parse instead of thousands of rows to insert and delete.
-      const { rows } = await q.query<{ id: string }>(`INSERT INTO ${this.table} (routing_key, payload) VALUES ($1, $2) RETURNING id::text`, [
-        BATCH_ROUTING_KEY,
-        JSON.stringify(messages.map((m) => ({ routingKey: m.routingKey, payload: m.payload, headers: m.headers ?? {} }))),
-      ]);
+      const batch = messages.map((m, i) => `{"routingKey":${JSON.stringify(m.routingKey)},"payload":${payloads[i]},"headers":${JSON.stringify(m.headers ?? {})}}`);
+      const { rows } = await q.query<{ id: string }>(`INSERT INTO ${this.table} (routing_key, payload) VALUES ($1, $2) RETURNING id::text`, [BATCH_ROUTING_KEY, `[${batch.join(',')}]`]);
       const id = (rows[0] as { id: string }).id;
       return () => this.publishBatch(id, messages);
     }
@@ -180,11 +189,23 @@ class TransactionalOutbox<P> implements Outbox<P> {
         `INSERT INTO ${this.table} (routing_key, payload, headers)
          SELECT r, p, h FROM unnest($1::text[], $2::jsonb[], $3::jsonb[]) WITH ORDINALITY AS m(r, p, h, n) ORDER BY n
          RETURNING id::text`,
-        [messages.map((m) => m.routingKey), messages.map((m) => JSON.stringify(m.payload)), messages.map((m) => JSON.stringify(m.headers ?? {}))],
+        [messages.map((m) => m.routingKey), payloads, messages.map((m) => JSON.stringify(m.headers ?? {}))],
       ),
     );
     const added = rows.map((r, i) => ({ id: r.id, message: messages[i] as OutboxMessage<P> }));
     return () => this.publishCommitted(added);
+  }
+
+  /** A message the broker would refuse for good: the write that adds it is refused (413), rolled back by its caller. */
+  private refuseOversized(messages: readonly OutboxMessage<P>[], payloads: readonly string[]): void {
+    if (this.maxMessageBytes === Number.POSITIVE_INFINITY) return;
+    payloads.forEach((payload, i) => {
+      // A string's UTF-8 length is at least its length in UTF-16 units and at most three times it: measured only when it could be over.
+      if (payload.length * 3 <= this.maxMessageBytes) return;
+      const bytes = Buffer.byteLength(payload);
+      if (bytes <= this.maxMessageBytes) return;
+      throw new AppError(413, `The event ${messages[i]?.routingKey} this write makes is ${bytes} bytes, more than the message broker takes (BUS_MAX_MESSAGE_BYTES is ${this.maxMessageBytes}): nothing was written`);
+    });
   }
 
   async transaction<T>(fn: (client: Queryable, add: (messages: readonly OutboxMessage<P>[]) => Promise<void>) => Promise<T>): Promise<T> {

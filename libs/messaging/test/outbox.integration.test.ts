@@ -246,6 +246,37 @@ describe('outbox batches (a write of many messages)', () => {
   const rowsOf = async (runId: string) =>
     Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM timing.outbox WHERE payload @> $1::jsonb`, [JSON.stringify([{ payload: { runId } }])])).rows[0]?.n);
 
+  test('when a write adds a message larger than maxMessageBytes (counted in UTF-8 bytes), alone or in a batch, then the write is refused with a 413 naming BUS_MAX_MESSAGE_BYTES and nothing of it is written or published', async () => {
+    const b = broker();
+    const o = createOutbox<LapTimed & { note?: string }>({ pool, schema: 'timing', publish: b.publish, logger: silent, maxMessageBytes: 400, batchFrom: 10 });
+    outboxes.push(o as Outbox<LapTimed>);
+    // 150 characters of three UTF-8 bytes each: 150 UTF-16 units, over 450 bytes.
+    const big = (runId: string, lap: number) => ({ routingKey: 'timing.lap.big', payload: { runId, lap, note: '€'.repeat(150) } });
+    for (const count of [1, 20]) {
+      const runId = randomUUID();
+      const lapId = randomUUID();
+      const error = await o
+        .transaction(async (c, add) => {
+          await c.query('INSERT INTO timing.laps (id) VALUES ($1)', [lapId]);
+          await add([...laps(runId, count - 1), big(runId, count)]);
+        })
+        .catch((err: unknown) => err);
+
+      expect(error).toMatchObject({ status: 413, message: expect.stringMatching(/^The event timing\.lap\.big this write makes is 5\d\d bytes, more than the message broker takes \(BUS_MAX_MESSAGE_BYTES is 400\): nothing was written$/) });
+      expect((await pool.query('SELECT 1 FROM timing.laps WHERE id = $1', [lapId])).rowCount).toBe(0);
+      expect(await pending(runId)).toBe(0);
+      expect(await rowsOf(runId)).toBe(0);
+    }
+    await o.settled();
+    expect(b.published).toEqual([]);
+
+    // At the bound, it is taken and published.
+    const runId = randomUUID();
+    await o.transaction(async (_c, add) => add([{ routingKey: 'timing.lap.fits', payload: { runId, lap: 1, note: 'x'.repeat(400 - JSON.stringify({ runId, lap: 1, note: '' }).length) } }]));
+    await o.settled();
+    expect(b.of(runId).map((p) => p.routingKey)).toEqual(['timing.lap.fits']);
+  });
+
   test('when a write adds at least batchFrom messages, then they are one row, published in order with their headers, and the row goes', async () => {
     const b = broker();
     const runId = randomUUID();

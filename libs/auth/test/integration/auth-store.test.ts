@@ -333,6 +333,31 @@ describe('AuthStore', () => {
       expect(await s.roleFor('nonsense', b.accountId)).toBeNull();
     });
 
+    test('when a membership change would make a members event larger than maxMessageBytes, then it is refused (413) and the members stay as they were', async () => {
+      const cache = new RedisCache(REDIS_URL, prefix, logger);
+      caches.push(cache);
+      const s = new AuthStore(pool, cache, logger, { maxMessageBytes: 2048 });
+      const account = await s.createAccount('Crowded Racing');
+      const added: string[] = [];
+      let refused: unknown;
+      for (let i = 0; i < 100 && refused === undefined; i++) {
+        const user = await s.createUser(`engineer-${i}-${'x'.repeat(40)}`);
+        refused = await s.addMembership(account.id, user.id, 'reader').then(
+          () => void added.push(user.id),
+          (err: unknown) => {
+            added.push(user.id);
+            return err;
+          },
+        );
+      }
+
+      expect(refused).toMatchObject({ status: 413, message: expect.stringMatching(/\(BUS_MAX_MESSAGE_BYTES is 2048\): nothing was written$/) });
+      const last = added.at(-1) as string;
+      expect(added.length).toBeGreaterThan(2);
+      expect(await s.roleFor(last, account.id)).toBeNull();
+      for (const userId of added.slice(0, -1)) expect(await s.roleFor(userId, account.id)).toBe('reader');
+    });
+
     test('when a role is not reader, editor or admin, then addMembership refuses it', async () => {
       const s = store();
       const { accountId, userId } = await member(s);
