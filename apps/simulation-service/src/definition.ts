@@ -16,7 +16,7 @@ import { SimulationRepository } from './data-access/simulation-repository';
 import { CallbackDispatcher, DEFAULT_CALLBACK_IN_FLIGHT } from './domain/callback-dispatcher';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './domain/request-simulations';
 import { runSimulationJob } from './domain/run-simulation-job';
-import { AccountShares, DEFAULT_JOB_REPUBLISH_MS } from './domain/account-shares';
+import { AccountShares, DEFAULT_JOB_REPUBLISH_MS, DEFAULT_WORKERS } from './domain/account-shares';
 import { DEFAULT_MAX_SIMULATION_CALLBACKS } from './domain/callbacks';
 import { DEFAULT_JOB_RETENTION_DAYS, JobRetention, MAX_JOB_RETENTION_DAYS } from './domain/job-retention';
 import { parseSecretKey, previousSecretKeys, SECRET_KEY_FORM, SecretBox, secretKey } from './domain/secret-box';
@@ -27,8 +27,8 @@ import { SimulationWrites } from './domain/simulation-writes';
 import { StatusRecorder } from './domain/status-recorder';
 import { simulationCommands } from './entry-points/bus/simulation-commands';
 
-/** Jobs one instance runs at once (the job queue's prefetch); more instances compete for the same queue. */
-export const SIMULATION_WORKERS = 8;
+/** Jobs one instance runs at once (the job queue's prefetch, and AccountShares' own count); more instances compete for the same queue. */
+export const SIMULATION_WORKERS = DEFAULT_WORKERS;
 /** SIMULATION_MAX_JOBS_PER_ACCOUNT's default: half of an instance's workers, so one account never holds them all. */
 export const DEFAULT_MAX_JOBS_PER_ACCOUNT = SIMULATION_WORKERS / 2;
 /** A key as parseSecretKey takes it, refused with what is wrong with it (`prefix`: which key of a list), never echoed (it is a secret). */
@@ -277,7 +277,7 @@ export const simulationService = defineService({
       queue: SIMULATION_JOBS_QUEUE,
       bindingKeys: [`${JOB_ROUTING_PREFIX}#`],
       prefetch: SIMULATION_WORKERS,
-      handler: (parts, { logger }) => async (event) => runSimulationJob({ ...parts, logger }, (event.payload as JobMessage).jobId),
+      handler: (parts, { logger }) => async (event) => runSimulationJob({ ...parts, logger }, (event.payload as JobMessage).jobId, event.signal),
     },
   ],
   // An in-process bus (npm start) keeps its queues in the process's memory: the jobs queued or running when the

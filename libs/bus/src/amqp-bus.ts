@@ -105,6 +105,8 @@ class AmqpConsumer implements Subscription {
   private readonly handling = new Map<Promise<void>, ConsumeMessage>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+  private stopping: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
 
   constructor(
     private readonly bus: AmqpBus,
@@ -146,18 +148,29 @@ class AmqpConsumer implements Subscription {
    * deliveries in flight are told first (`held`), so a caller that sees the queue without a consumer still waits for
    * their answers; a delivery that comes before the broker confirms the cancel is handled and told the same.
    */
-  async close(): Promise<void> {
-    if (this.closed) return this.whenIdle();
-    this.closed = true;
-    await this.attaching.catch(() => undefined);
-    const { channel, consumerTag } = this;
-    if (channel && this.attachedTo?.alive) for (const message of this.handling.values()) this.tellHeld(message, channel);
-    if (channel && consumerTag && this.attachedTo?.alive) await channel.cancel(consumerTag).catch(() => undefined);
-    await this.whenIdle();
-    this.channel = undefined;
-    if (channel && this.ownQueue && this.attachedTo?.alive) await channel.deleteQueue(this.queue).catch(() => undefined);
-    if (channel && this.attachedTo?.alive) await channel.close().catch(() => undefined);
-    this.bus.forget(this);
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.stopConsuming();
+      await this.whenIdle();
+      const channel = this.channel;
+      this.channel = undefined;
+      if (channel && this.ownQueue && this.attachedTo?.alive) await channel.deleteQueue(this.queue).catch(() => undefined);
+      if (channel && this.attachedTo?.alive) await channel.close().catch(() => undefined);
+      this.bus.forget(this);
+    })();
+    return this.closing;
+  }
+
+  /** Cancels the consumer (the senders of the deliveries in flight told first); the handlers in flight go on. */
+  stopConsuming(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.closed = true;
+      await this.attaching.catch(() => undefined);
+      const { channel, consumerTag } = this;
+      if (channel && this.attachedTo?.alive) for (const message of this.handling.values()) this.tellHeld(message, channel);
+      if (channel && consumerTag && this.attachedTo?.alive) await channel.cancel(consumerTag).catch(() => undefined);
+    })();
+    return this.stopping;
   }
 
   /** For destroy(): stop re-attaching; the connection's end hands unacked deliveries back to the broker. */

@@ -145,10 +145,15 @@ class InProcessConsumer {
 
   /** Stops taking deliveries; the ones in flight finish normally, their callers told first that they still do. */
   cancel(): Promise<void> {
+    this.stop();
+    return this.whenIdle();
+  }
+
+  /** cancel() without waiting for the deliveries in flight. */
+  stop(): void {
     if (this.active) for (const message of this.inFlight) message.held?.();
     this.active = false;
     this.queue.removeConsumer(this);
-    return this.whenIdle();
   }
 
   /** Like a consumer whose connection died: unacked deliveries return to the queue at once. */
@@ -380,6 +385,7 @@ export class InProcessBus implements Bus {
         await subscription.close();
         this.broker.deleteQueue(queue.name);
       },
+      stopConsuming: () => subscription.stopConsuming(),
     };
   }
 
@@ -421,6 +427,8 @@ export class InProcessBus implements Bus {
         await consumer.cancel();
         this.consumers.delete(consumer);
       },
+      // Taken off its queue at once; cancel() then waits for the deliveries in flight.
+      stopConsuming: async () => void consumer.stop(),
     };
   }
 

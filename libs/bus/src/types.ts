@@ -69,6 +69,13 @@ export interface Subscription {
    * requests in flight are told first that their replies still come (`RequestOptions.onHeld`).
    */
   close(): Promise<void>;
+  /**
+   * The first half of `close`: no delivery is taken after it resolves (the broker confirmed the cancel), the callers of
+   * the requests in flight told, and the handlers in flight left running; `close` then waits for them. A process that
+   * stops its work (hands its running jobs back as new messages) does so between the two, so this instance, stopping,
+   * is not given them again.
+   */
+  stopConsuming(): Promise<void>;
 }
 
 export interface ServeOptions {

@@ -130,6 +130,12 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     });
     const drain = (parts as PartsCleanUp).drain;
     if (typeof drain === 'function') closers.push(async () => drain.call(parts));
+    // Before the drain: what the drain hands back as new messages (a simulation job a stopping instance was running)
+    // is not delivered to this instance again, which would only requeue it until its queue's delivery limit
+    // dead-lettered it. No request or event is taken after this; those in flight go on.
+    closers.push(async () => {
+      await Promise.all(consumers.map((c) => c.stopConsuming()));
+    });
     // First on stop: events held while a dependency is unavailable go back to their queues at once.
     const stopping = new AbortController();
     closers.push(async () => stopping.abort());

@@ -89,6 +89,65 @@ describe('startService: one host for any definition', () => {
     await expect(fetch(`${running.address}/health`)).rejects.toThrow();
   });
 
+  test('when a stopping service hands its work in flight back as new messages (its drain), then they wait in the queue for the next instance: the stopping one is not given them', async () => {
+    // A job runner: each job runs until the service stops, then is published again to be resumed by another instance.
+    const seen: { instance: string; job: number }[] = [];
+    let handedBackOpen!: () => void;
+    const handedBack = { opened: new Promise<void>((resolve) => (handedBackOpen = resolve)), open: () => handedBackOpen() };
+    const runner = (instance: string) =>
+      defineService({
+        name: 'runner-service',
+        config: z.object({}),
+        build: async ({ bus }) => {
+          const stopping = new AbortController();
+          const running = new Set<number>();
+          return {
+            stopping: stopping.signal,
+            drain: () => stopping.abort(),
+            handBack: async (job: number) => {
+              await bus.publish('runner.jobs', 'job.run', { job, handedBack: true });
+              handedBack.open();
+            },
+            running,
+          };
+        },
+        // A request in flight at the stop, answered once the job was handed back: its consumer closes first and waits.
+        bus: { service: 'runner', commands: () => async () => handedBack.opened.then(() => new Promise((resolve) => setTimeout(() => resolve('done'), 200))) },
+        subscriptions: [
+          {
+            exchange: 'runner.jobs',
+            queue: 'runner.jobs',
+            bindingKeys: ['job.*'],
+            handler: (parts) => async (event) => {
+              const { job } = event.payload as { job: number };
+              seen.push({ instance, job });
+              if (parts.stopping.aborted) throw new Error('stopping: requeued');
+              if (instance === 'second') return;
+              // Runs until the stop, then hands the job back.
+              await new Promise((resolve) => parts.stopping.addEventListener('abort', resolve, { once: true }));
+              await parts.handBack(job);
+            },
+          },
+        ],
+      });
+    const first = await stack.start(runner('first'));
+    await stack.bus.publish('runner.jobs', 'job.run', { job: 7 });
+    await waitFor(() => seen.length === 1);
+    const inFlight = stack.bus.request('runner', 'runner.slow', {});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await first.stop();
+    expect(await inFlight).toBe('done');
+    expect(seen).toEqual([{ instance: 'first', job: 7 }]);
+
+    const second = await stack.start(runner('second'));
+    try {
+      await waitFor(() => seen.length === 2);
+      expect(seen).toEqual([{ instance: 'first', job: 7 }, { instance: 'second', job: 7 }]);
+    } finally {
+      await second.stop();
+    }
+  });
+
   test('when DB_STATEMENT_TIMEOUT_MS and DB_IDLE_IN_TRANSACTION_TIMEOUT_MS are not set, then the pool bounds statements at 2 min and idle transactions at 1 min; set, at their values', async () => {
     const defaults = await stack.start(notes);
     try {

@@ -596,6 +596,14 @@ export class SimulationRepository {
     }
   }
 
+  /**
+   * Inside the caller's transaction (the one that publishes its message again): the job is woken, as `wakeWaiting`
+   * wakes a waiting job, so its message is looked after like a woken job's until a worker takes it.
+   */
+  async markWoken(q: Queryable, jobId: string, republishMs: number): Promise<void> {
+    await q.query(`UPDATE simulation.jobs SET waiting = false, woken_at = now(), woken_until = now() + $2::int * interval '1 millisecond' WHERE id = $1`, [jobId, republishMs]);
+  }
+
   /** Extends the lease of a running job's worker: false once another delivery took it over (nothing renewed). */
   async renewRun(jobId: string, runner: string, leaseMs: number): Promise<boolean> {
     const { rowCount } = await this.pool.query(`UPDATE simulation.jobs SET runner_until = now() + $3::int * interval '1 millisecond' WHERE id = $1 AND runner = $2`, [jobId, runner, leaseMs]);

@@ -7,8 +7,12 @@ import { CoalescedPass } from './coalesced-pass';
 import { LostJobMessages, type JobQueue } from './lost-job-messages';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './request-simulations';
 
+const NEVER = new AbortController().signal;
+
 /** How long a worker's slot stays counted without being renewed (renewed every third of it): a worker killed -9 frees it, and its job runs again, after this. */
 export const RUN_LEASE_MS = 20_000;
+/** SIMULATION_WORKERS: jobs one instance runs at once (the job queue's prefetch too). */
+export const DEFAULT_WORKERS = 8;
 /** SIMULATION_JOB_REPUBLISH_MS's default: how long a woken job's message may wait for a worker before it is presumed lost. */
 export const DEFAULT_JOB_REPUBLISH_MS = 10 * 60_000;
 /** The longest wait between two publications of a woken job's message that no worker takes (unless SIMULATION_JOB_REPUBLISH_MS is longer). */
@@ -17,6 +21,12 @@ export const MAX_JOB_REPUBLISH_MS = 60 * 60_000;
 export interface ShareSettings {
   /** SIMULATION_MAX_JOBS_PER_ACCOUNT: jobs of one account running at once, across every instance. */
   maxJobsPerAccount: number;
+  /**
+   * SIMULATION_WORKERS: jobs this instance runs at once (default 8), whatever its deliveries: the job queue's prefetch
+   * bounds them only while its channel lives, and the runs of a channel the broker closed go on beside the deliveries
+   * of its new one until they stop.
+   */
+  workers?: number;
   /** How often waiting jobs are looked for (besides right after a job of the instance ends). */
   wakeIntervalMs: number;
   leaseMs?: number;
@@ -43,6 +53,51 @@ export interface RunSlot {
   /** Aborted once another delivery of the job took its lease over (this one lapsed): the run stops, writing nothing more. */
   lost: AbortSignal;
   end(): Promise<void>;
+}
+
+/**
+ * Thrown by a run (or an admission waiting for a worker) whose delivery was lost: its channel closed, so it can no
+ * longer be acked, and the broker gives the job's message to a consumer again, which resumes the job.
+ */
+export class DeliveryLost extends Error {
+  constructor(job: Pick<Job, 'id'>) {
+    super(`The delivery of job ${job.id} was lost (its channel closed); this run stops and the redelivered message resumes the job`);
+  }
+}
+
+/** At most `size` runs at once in this process; an admission waits its turn in order, or stops waiting once aborted. */
+class WorkerSlots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  /** A worker, once one is free: what frees it (once). Rejects with the signal's reason when it is aborted first. */
+  async take(signal: AbortSignal): Promise<() => void> {
+    while (this.running >= this.size) {
+      signal.throwIfAborted();
+      await new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          signal.removeEventListener('abort', aborted);
+          resolve();
+        };
+        const aborted = () => {
+          this.waiting.splice(this.waiting.indexOf(turn) >>> 0, 1);
+          reject(signal.reason);
+        };
+        this.waiting.push(turn);
+        signal.addEventListener('abort', aborted, { once: true });
+      });
+    }
+    this.running++;
+    let freed = false;
+    return () => {
+      if (freed) return;
+      freed = true;
+      this.running--;
+      this.waiting.shift()?.();
+    };
+  }
 }
 
 /** Thrown by a run of a job whose lease another delivery of the job took over: that one finishes the job. */
@@ -86,6 +141,7 @@ export class AccountShares {
   private readonly begun: Promise<void>;
   private begin: () => void = () => undefined;
   private readonly lost: LostJobMessages | undefined;
+  private readonly workers: WorkerSlots;
 
   constructor(
     private readonly repository: SimulationRepository,
@@ -97,19 +153,33 @@ export class AccountShares {
     this.republishMs = settings.republishMs ?? DEFAULT_JOB_REPUBLISH_MS;
     this.begun = new Promise((resolve) => (this.begin = resolve));
     this.lost = settings.jobQueue ? new LostJobMessages(repository, settings.jobQueue, logger) : undefined;
+    this.workers = new WorkerSlots(settings.workers ?? DEFAULT_WORKERS);
   }
 
   /**
    * A slot for this delivery of the job, renewed until ended; `wait` when its account is at its share, `busy` when
    * another delivery runs the job (live lease): either way the job is marked waiting and this delivery does not run it.
+   * It first waits for one of this instance's workers (SIMULATION_WORKERS), as long as `signal` lets it: a delivery
+   * waits only while the runs of a lost channel's deliveries are still stopping.
    */
-  async admit(job: Pick<Job, 'id' | 'accountId'>): Promise<RunSlot | 'wait' | 'busy'> {
+  async admit(job: Pick<Job, 'id' | 'accountId'>, signal: AbortSignal = NEVER): Promise<RunSlot | 'wait' | 'busy'> {
     await this.begun;
     // Released by a stop that came before the start: nothing is admitted on a stopping instance (the job is handed back).
     if (this.stopped) throw new Error('The simulation-service is stopping: the job is not admitted here');
+    const free = await this.workers.take(signal);
+    let admitted: Awaited<ReturnType<SimulationRepository['admit']>>;
     const runner = randomUUID();
-    const admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs);
-    if (admitted.outcome !== 'run') return admitted.outcome;
+    try {
+      signal.throwIfAborted();
+      admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs);
+    } catch (err) {
+      free();
+      throw err;
+    }
+    if (admitted.outcome !== 'run') {
+      free();
+      return admitted.outcome;
+    }
     const lost = new AbortController();
     const renewal = setInterval(() => {
       this.repository
@@ -129,6 +199,7 @@ export class AccountShares {
       lost: lost.signal,
       end: async () => {
         clearInterval(renewal);
+        free();
         // Not freed (the database is away): the lease lapses by itself.
         await this.repository.endRun(job.id, runner).catch((err: unknown) => this.logger.warn({ err, jobId: job.id }, "a simulation job's worker slot could not be freed; its lease will lapse"));
         this.wake();
@@ -141,7 +212,12 @@ export class AccountShares {
    * this way rather than requeueing its delivery, which would count against the queue's delivery limit.
    */
   async requeue(job: Pick<Job, 'id' | 'accountId'>): Promise<void> {
-    await this.outbox.transaction(async (_client, add) => add([{ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage }]));
+    await this.outbox.transaction(async (client, add) => {
+      // Woken, as a waiting job's wake makes it: it keeps the place it ran in, and should its message be lost (the
+      // queue purged, the message dead-lettered), LostJobMessages and republishLapsed publish it again.
+      await this.repository.markWoken(client, job.id, this.republishMs);
+      await add([{ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage }]);
+    });
   }
 
   start(): void {

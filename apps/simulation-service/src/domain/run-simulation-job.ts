@@ -7,7 +7,7 @@ import { TIMER_MAX_MS, type Logger } from '@pitwall/service-kit';
 import { profileFromNames, profileOf, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
 import { baseUrlRefusal, ExternalRefusal, ExternalSimulationClient, ExternalUnavailable, systemText } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
-import { RunTakenOver, type AccountShares, type RunSlot } from './account-shares';
+import { DeliveryLost, RunTakenOver, type AccountShares, type RunSlot } from './account-shares';
 import { bindingRefusal } from './credential-binding';
 import { NOT_CONNECTED } from './request-simulations';
 import { SealedUnderAnotherKey, type SecretBox } from './secret-box';
@@ -57,6 +57,8 @@ export const UNEXPECTED_FAILURES_PER_JOB = Math.max(1, DEFAULT_MAX_DELIVERIES - 
 /** Characters of the message naming the result parameters a completed study's results did not hold. */
 const MISSING_RESULTS_CHARS = 1000;
 const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal });
+/** The delivery of a transport whose deliveries are never lost under a running handler (the in-process bus). */
+const NEVER = new AbortController().signal;
 
 /**
  * One job, from the queue: token, study created from the setup's parameters (a trigger; a reprocess reuses its study),
@@ -65,13 +67,13 @@ const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal
  * whose setup has a newer accepted run is superseded: it stops at once (before its next poll or step), writes nothing
  * more, and its study is left to end on the external system unread.
  */
-export async function runSimulationJob(deps: RunDependencies, jobId: string): Promise<void> {
+export async function runSimulationJob(deps: RunDependencies, jobId: string, delivery: AbortSignal = NEVER): Promise<void> {
   try {
-    await runAdmitted(deps, jobId);
+    await runAdmitted(deps, jobId, delivery);
   } catch (err) {
-    if (err instanceof JobSuperseded || err instanceof RunTakenOver) {
-      // A newer Trigger or Reprocess of the setup was accepted, or another delivery of the job runs it now: this run
-      // stops polling and writes nothing more.
+    if (err instanceof JobSuperseded || err instanceof RunTakenOver || err instanceof DeliveryLost) {
+      // A newer Trigger or Reprocess of the setup was accepted, or another delivery of the job runs it now (or will:
+      // this one's channel closed, and the broker gives the message again): this run stops polling and writes nothing more.
       deps.logger.info({ jobId }, err.message);
       return;
     }
@@ -102,7 +104,7 @@ async function handBack(deps: RunDependencies, jobId: string, err: unknown): Pro
 }
 
 /** The job, once its account's share of the workers admits it; a job of an account at its share waits (acked, marked). */
-async function runAdmitted(deps: RunDependencies, jobId: string): Promise<void> {
+async function runAdmitted(deps: RunDependencies, jobId: string, delivery: AbortSignal): Promise<void> {
   // Delivered to an instance that is stopping (before its consumer is cancelled): requeued, not run.
   if (deps.stopping.aborted) throw new ServiceStopping('The simulation-service is stopping; the job is requeued');
   // Its arrival recorded first: a woken job whose delivery is held before its admission is never taken for lost.
@@ -111,7 +113,10 @@ async function runAdmitted(deps: RunDependencies, jobId: string): Promise<void> 
   if (job.deadLettered) throw new JobDeadLettered(`Job ${job.id} gave up on the external system; its message goes to the dead-letter queue`);
   if (TERMINAL.has(job.status)) return; // a redelivery of a finished job
   if (!(await deps.repository.isLatest(job))) throw new JobSuperseded(job);
-  const slot = await deps.shares.admit(job);
+  // A delivery waits for a worker of this instance until it is lost, or until the service stops (then handed back).
+  const slot = await deps.shares.admit(job, AbortSignal.any([deps.stopping, delivery])).catch((err: unknown) => {
+    throw delivery.aborted ? new DeliveryLost(job) : err;
+  });
   if (slot === 'wait') {
     deps.logger.info({ jobId: job.id, accountId: job.accountId }, 'the account runs as many simulation jobs as its share allows (SIMULATION_MAX_JOBS_PER_ACCOUNT); the job waits');
     return;
@@ -125,10 +130,13 @@ async function runAdmitted(deps: RunDependencies, jobId: string): Promise<void> 
     // Read again once admitted: the steps a run that lost its lease recorded before are where this one goes on from.
     const admitted = (await deps.repository.job(job.id)) ?? job;
     if (TERMINAL.has(admitted.status)) return;
-    await runJob(deps, admitted, Date.now() + deps.settings.maxRunMs - slot.elapsedMs, slot);
+    await runJob(deps, admitted, Date.now() + deps.settings.maxRunMs - slot.elapsedMs, slot, delivery);
   } catch (err) {
     // Stopped because another delivery took the lease over (its wait aborted, its claim refused): that one goes on.
     if (slot.lost.aborted && !(err instanceof JobDeadLettered)) throw new RunTakenOver(job);
+    // Stopped because this delivery's channel closed: its message is redelivered, and that copy resumes the job once
+    // this run's slot is free (a copy that came meanwhile waits, marked, and is woken by the slot's end).
+    if (delivery.aborted && !(err instanceof JobDeadLettered)) throw new DeliveryLost(job);
     throw err;
   } finally {
     await slot.end();
@@ -167,10 +175,10 @@ async function endAfterUnexpectedFailures(deps: RunDependencies, jobId: string, 
   await deps.recorder.abandon(job, step);
 }
 
-async function runJob(deps: RunDependencies, admitted: Job, runUntil: number, slot: RunSlot): Promise<void> {
+async function runJob(deps: RunDependencies, admitted: Job, runUntil: number, slot: RunSlot, delivery: AbortSignal): Promise<void> {
   let job = admitted;
-  // The run stops waiting when the service stops or when another delivery took the job over.
-  const run = { runner: slot.runner, signal: AbortSignal.any([deps.stopping, slot.lost]) };
+  // The run stops waiting when the service stops, when another delivery took the job over, or when its own was lost.
+  const run = { runner: slot.runner, signal: AbortSignal.any([deps.stopping, slot.lost, delivery]) };
   const superseded = async (current: Job) => {
     if (!(await deps.repository.isLatest(current))) throw new JobSuperseded(current);
   };

@@ -263,6 +263,65 @@ describe('waking the jobs that waited for their account share', () => {
     await shares.stop();
   });
 
+  test('when the instance runs as many jobs as its workers (SIMULATION_WORKERS), then a further admission waits for one to end, and one whose delivery is lost meanwhile stops waiting and takes nothing', async () => {
+    // Each of another account, so the account share never counts: only the instance's workers (2 here) do.
+    const jobs = await Promise.all(Array.from({ length: 4 }, async () => (await buildJobs(randomUUID(), 1, false))[0] as { id: string; accountId: string }));
+    const outbox = createOutbox({ pool, schema: SIMULATION_SCHEMA, publish: async () => undefined, logger: createLogger('test') });
+    const shares = new AccountShares(repository, outbox, { maxJobsPerAccount: SHARE, wakeIntervalMs: 60_000, workers: 2 }, createLogger('test'));
+    shares.start();
+    const runnerOf = async (job: { id: string }) => (await pool.query<{ runner: string | null }>('SELECT runner FROM simulation.jobs WHERE id = $1', [job.id])).rows[0]?.runner ?? null;
+    try {
+      const [a, b, c, d] = jobs as [{ id: string; accountId: string }, { id: string; accountId: string }, { id: string; accountId: string }, { id: string; accountId: string }];
+      const first = await shares.admit(a);
+      const second = await shares.admit(b);
+      if (typeof first === 'string' || typeof second === 'string') throw new Error('not admitted');
+      let thirdSettled = false;
+      const third = shares.admit(c).finally(() => (thirdSettled = true));
+      const lost = new AbortController();
+      const fourth = shares.admit(d, lost.signal);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(thirdSettled).toBe(false);
+      expect(await runnerOf(c)).toBeNull();
+
+      lost.abort(new Error('the delivery was lost'));
+      await expect(fourth).rejects.toThrow('the delivery was lost');
+      expect(await runnerOf(d)).toBeNull();
+
+      await first.end();
+      const admitted = await third;
+      if (typeof admitted === 'string') throw new Error(`not admitted: ${admitted}`);
+      expect(await runnerOf(c)).toBe(admitted.runner);
+      await second.end();
+      await admitted.end();
+    } finally {
+      await shares.stop();
+    }
+  });
+
+  test('when a stopping instance hands a running job back, then the job is woken with its new message: should that message be lost, the lost-message look finds it', async () => {
+    const [job] = await buildJobs(randomUUID(), 1, false);
+    const outbox = createOutbox({ pool, schema: SIMULATION_SCHEMA, publish: async () => undefined, logger: createLogger('test') });
+    const shares = new AccountShares(repository, outbox, { maxJobsPerAccount: SHARE, wakeIntervalMs: 60_000, republishMs: REPUBLISH_MS }, createLogger('test'));
+    shares.start();
+    try {
+      // Delivered and run, then handed back at a stop.
+      await repository.receive((job as { id: string }).id);
+      const slot = await shares.admit(job as { id: string; accountId: string });
+      if (typeof slot === 'string') throw new Error(`not admitted: ${slot}`);
+      await slot.end();
+      expect((await repository.unclaimedWoken('job.')).map((j) => j.id)).not.toContain(job?.id);
+      await shares.requeue(job as { id: string; accountId: string });
+      await outbox.settled();
+
+      expect((await repository.unclaimedWoken('job.')).map((j) => j.id)).toContain(job?.id);
+      const row = await pool.query<{ waiting: boolean; due_in_ms: number }>('SELECT waiting, extract(epoch FROM woken_until - now()) * 1000 AS due_in_ms FROM simulation.jobs WHERE id = $1', [job?.id]);
+      expect(row.rows[0]?.waiting).toBe(false);
+      expect(Number(row.rows[0]?.due_in_ms)).toBeGreaterThan(REPUBLISH_MS - 60_000);
+    } finally {
+      await shares.stop();
+    }
+  });
+
   test('when the service stops before its start-up work has ended, then a job delivered meanwhile is not admitted (it is handed back)', async () => {
     const [job] = await buildJobs(randomUUID(), 1, false);
     const outbox = createOutbox({ pool, schema: SIMULATION_SCHEMA, publish: async () => undefined, logger: createLogger('test') });

@@ -466,6 +466,38 @@ export function busContract(name: string, makeBus: () => ContractBus, options: B
 
         expect(finished).toBe(true);
       });
+
+      test('when a subscription stops consuming, then its handler in flight goes on and is acked at close, and what is published after is left in the queue for the next consumer', async () => {
+        const exchange = unique('jobs');
+        const queue = unique('q-stop');
+        const release = gate();
+        const first = collector<unknown>();
+        let finished = false;
+        const stopping = await server.subscribe(exchange, queue, ['#'], async (event) => {
+          first.push(event.payload);
+          await release.opened;
+          finished = true;
+        });
+        await client.publish(exchange, 'job.a', { job: 1 });
+        await first.until(1);
+
+        await stopping.stopConsuming();
+        // A hand-back: published while the first handler still runs, after the consumer was cancelled.
+        await client.publish(exchange, 'job.a', { job: 2 });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(first.items).toEqual([{ job: 1 }]);
+        release.open();
+        await stopping.close();
+        expect(finished).toBe(true);
+
+        const next = collector<unknown>();
+        const taking = await client.subscribe(exchange, queue, ['#'], async (event) => void next.push({ payload: event.payload, redelivered: event.redelivered }));
+        await next.until(1);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await taking.close();
+        // The first was acked (not given again); the second waited for this consumer.
+        expect(next.items).toEqual([{ payload: { job: 2 }, redelivered: false }]);
+      });
     });
 
     describe('lifecycle', () => {
