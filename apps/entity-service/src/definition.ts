@@ -130,6 +130,7 @@ export const entityService = defineService({
       maxReadEntities: config.ENTITY_READ_MAX_ENTITIES,
       maxReadBytes: config.ENTITY_READ_MAX_BYTES,
       maxCopyEntities: config.ENTITY_COPY_MAX_ENTITIES,
+      maxReplyBytes: config.BUS_MAX_MESSAGE_BYTES,
     });
     const sweep = config.ATTACHMENT_SWEEP_INTERVAL_S
       ? setInterval(() => void sweepAbandonedUploads(attachments, config.ATTACHMENT_ABANDONED_AFTER_S).catch((err: unknown) => logger.warn({ err }, 'sweep of abandoned uploads failed')), config.ATTACHMENT_SWEEP_INTERVAL_S * 1000)

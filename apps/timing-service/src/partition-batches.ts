@@ -1,5 +1,5 @@
 import { EncodedJson, OUTCOME_UNKNOWN_TYPE, type Bus, type BusRequest } from '@pitwall/bus';
-import { DEFAULT_TIMING_BATCH_MAX_BYTES, ENTITY_TIMING_BATCH_COMMAND, SERVICES, type TimingBatchReplyItem, type TimingCommand } from '@pitwall/contracts';
+import { DEFAULT_TIMING_BATCH_MAX_BYTES, ENTITY_TIMING_BATCH_COMMAND, SERVICES, TIMING_BATCH_REPLY_TOO_LARGE, type TimingBatchReplyItem, type TimingCommand } from '@pitwall/contracts';
 import { AppError, fromSerialized, toAppError, type SerializedAppError } from '@pitwall/service-kit';
 
 interface Pending {
@@ -145,8 +145,32 @@ export class PartitionBatches {
     }
   }
 
-  /** Has the entity-service apply `batch`; resolves with what answers each update. */
+  /**
+   * Has the entity-service apply `batch`; resolves with what answers each update. A batch whose answers would not fit in
+   * one bus message is refused whole by the entity-service, nothing of it written (TIMING_BATCH_REPLY_TOO_LARGE): it
+   * is sent again in two halves, in order, each split again as needed (one update alone gets a 413 of its own).
+   */
   private async send(batch: Pending[]): Promise<() => void> {
+    try {
+      return await this.sendWhole(batch);
+    } catch (err) {
+      if (!(batch.length > 1 && err instanceof AppError && err.type === TIMING_BATCH_REPLY_TOO_LARGE)) throw err;
+      // Each half answered as it comes to, as two batches one after the other would be.
+      const half = Math.ceil(batch.length / 2);
+      const answers: (() => void)[] = [];
+      for (const part of [batch.slice(0, half), batch.slice(half)])
+        answers.push(
+          await this.send(part).catch((failure: unknown) => () => {
+            for (const p of part) p.reject(perUpdate(failure, p));
+          }),
+        );
+      return () => {
+        for (const answer of answers) answer();
+      };
+    }
+  }
+
+  private async sendWhole(batch: Pending[]): Promise<() => void> {
     const deadlines = batch.map((p) => p.request.deadline).filter((d): d is number => d !== undefined);
     const items = batch.map(({ message, request }) => ({ ...message, headers: stringHeaders(request.headers), ...(request.deadline === undefined ? {} : { deadline: request.deadline }) }));
     const outcomes = await this.bus.request<TimingBatchReplyItem[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items }, {

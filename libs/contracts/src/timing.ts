@@ -127,6 +127,11 @@ export const TimingBatchCommand = z.strictObject({
     .max(TIMING_BATCH_ITEMS_MAX),
 });
 export type TimingBatchCommand = z.infer<typeof TimingBatchCommand>;
+/**
+ * The problem type of a batch refused whole, nothing of it written, because its reply (one entity per update) would be
+ * larger than one bus message may be (BUS_MAX_MESSAGE_BYTES): the timing-service sends it again in halves.
+ */
+export const TIMING_BATCH_REPLY_TOO_LARGE = 'urn:pitwall:problem:timing-batch-reply-too-large';
 /** One update's outcome in the batch reply. */
 export type TimingBatchReplyItem = { ok: true; headers: Record<string, string>; body: unknown } | { ok: false; error: unknown };
 

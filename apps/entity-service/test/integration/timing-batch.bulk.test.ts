@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { createInbox, createOutbox } from '@pitwall/messaging';
-import type { CallerContext, EntityChangedEvent, TimingLevel, TimingUpdate } from '@pitwall/contracts';
+import { TIMING_BATCH_REPLY_TOO_LARGE, type CallerContext, type EntityChangedEvent, type TimingLevel, type TimingUpdate } from '@pitwall/contracts';
 import { ENTITY_SCHEMA } from '../../src/data-access/migrations';
 import { timingRowRepository } from '../../src/data-access/timing-row-repository';
 import type { TimingBatchItem, TimingBatchOutcome } from '../../src/domain/timing/timing-batch';
@@ -17,10 +17,13 @@ const database = entityTestDatabase();
 type Json = { Id: string };
 
 /** An account with a session (3 sectors, 2 speed traps on its track), two cars entered, one not, and two drivers. */
-async function account() {
+async function account(options: { maxReplyBytes?: number } = {}) {
   const published: string[] = [];
   const outbox = createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish: async (key, payload) => void published.push(`${key} ${JSON.stringify(payload)}`), logger: silent });
-  const store = new EntityStore(database.pool, outbox, undefined, () => ({}), { inbox: createInbox({ pool: database.pool, schema: ENTITY_SCHEMA, logger: silent }) });
+  const inbox = createInbox({ pool: database.pool, schema: ENTITY_SCHEMA, logger: silent });
+  const store = new EntityStore(database.pool, outbox, undefined, () => ({}), { inbox });
+  // The same account's store with the bus's bound on a reply (BUS_MAX_MESSAGE_BYTES).
+  const bounded = new EntityStore(database.pool, outbox, undefined, () => ({}), { inbox, ...options });
   const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'editor' };
   const names = new Map<string, string>();
   const create = async (name: string, type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}) => {
@@ -40,7 +43,7 @@ async function account() {
   const unentered = await create('unentered', 'Cars', {});
   const drivers = [await create('d0', 'Drivers', {}, { Name: 'A' }), await create('d1', 'Drivers', {}, { Name: 'B' })];
   published.length = 0;
-  return { store, caller, names, published, ids: { accountId: caller.accountId, championshipId, eventId, sessionId }, cars, unentered, sectors, traps, drivers };
+  return { store, bounded, caller, names, published, ids: { accountId: caller.accountId, championshipId, eventId, sessionId }, cars, unentered, sectors, traps, drivers };
 }
 type Account = Awaited<ReturnType<typeof account>>;
 
@@ -212,6 +215,30 @@ describe('timing batches in bulk', () => {
 
     expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true]);
     expect(outcomes[3]?.ok && outcomes[3].reply.json.toString('utf8')).toEqual(outcomes[1]?.ok && outcomes[1].reply.json.toString('utf8'));
+  });
+
+  test('when the answers of a batch would be more bytes than one bus message takes (BUS_MAX_MESSAGE_BYTES), then nothing of it is written: several are refused with the type that has the timing-service halve them, one alone with a 413 of its own', async () => {
+    const a = await account({ maxReplyBytes: 2500 });
+    const rows = async () => Number((await database.pool.query<{ n: string }>('SELECT count(*) AS n FROM entity.entities WHERE account_id = $1', [a.caller.accountId])).rows[0]?.n);
+    const before = await rows();
+    const batch = items(a, 'big').slice(0, 4);
+    // In bulk, and update by update (a repeated command id takes that path).
+    for (const attempt of [batch, [...batch, batch[1] as TimingBatchItem]]) {
+      const refused = await a.bounded.applyTimingBatch(attempt).catch((err: unknown) => err);
+      expect(refused).toMatchObject({ status: 413, type: TIMING_BATCH_REPLY_TOO_LARGE, message: expect.stringMatching(/^The answers to these \d timing updates would be about \d+ bytes, more than one message of the broker takes \(BUS_MAX_MESSAGE_BYTES is 2500\): nothing was changed/) });
+    }
+    // One update whose entity alone is larger.
+    const big = { ...(batch[0] as TimingBatchItem), body: { ...(batch[0] as TimingBatchItem).body, properties: [{ name: 'Name', value: 'Out lap '.repeat(400) }] } };
+    const one = await a.bounded.applyTimingBatch([big]).catch((err: unknown) => err);
+    expect(one).toMatchObject({ status: 413, type: undefined, message: expect.stringMatching(/^The answer to this timing update \(its entity\) would be about \d+ bytes/) });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await rows()).toBe(before);
+    expect(a.published).toEqual([]);
+
+    // Halved as the timing-service does, each half fits and commits.
+    const halves = [...(await a.bounded.applyTimingBatch(batch.slice(0, 2))), ...(await a.bounded.applyTimingBatch(batch.slice(2)))];
+    expect(halves.map((o) => o.ok)).toEqual([true, true, true, true]);
+    expect(await rows()).toBeGreaterThan(before);
   });
 
   test('when an update of a batch has a value the database refuses, then the batch goes update by update: only that update is refused (400) and the others commit', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { failFastBus, InProcessBroker, InProcessBus, OUTCOME_UNKNOWN_TYPE, ServicePresence, type BusRequest } from '@pitwall/bus';
-import { ENTITY_TIMING_BATCH_COMMAND, SERVICES, type TimingBatchCommand, type TimingCommand } from '@pitwall/contracts';
+import { ENTITY_TIMING_BATCH_COMMAND, SERVICES, TIMING_BATCH_REPLY_TOO_LARGE, type TimingBatchCommand, type TimingCommand } from '@pitwall/contracts';
 import { AppError, createLogger, serializeAppError } from '@pitwall/service-kit';
 import { PartitionBatches } from '../../src/partition-batches';
 
@@ -161,6 +161,34 @@ describe('PartitionBatches', () => {
       await first;
       await bus.close();
     });
+  });
+
+  test("when the entity-service refuses a batch whose answers would not fit in one bus message (nothing written), then it is sent again in halves, in order, until each fits; one update alone gets its own 413", async () => {
+    // Answers of more than two updates do not fit; update 5's alone does not either.
+    const { bus, batches } = await entityService(async (batch) => {
+      const withFive = batch.items.some((i) => i.body.runIndex === 5);
+      if (batch.items.length > 2 || (withFive && batch.items.length > 1)) throw new AppError(413, 'too large together', { type: TIMING_BATCH_REPLY_TOO_LARGE });
+      if (batch.items.length === 1 && batch.items[0]?.body.runIndex === 5) throw new AppError(413, 'The answer to this timing update would be too large');
+      return ok(batch);
+    });
+    const partitions = new PartitionBatches(bus, { updates: 64 });
+
+    // 1 goes at once; 2 to 7 queue meanwhile and go as one batch, refused, then as halves.
+    const first = partitions.apply('timing.p3', update(1), request(1));
+    const rest = [2, 3, 4, 5, 6, 7].map((n) => partitions.apply('timing.p3', update(n), request(n)).then((r) => JSON.parse(r.json.toString('utf8')), (err: AppError) => ({ status: err.status, detail: err.message })));
+    await first;
+    const answers = await Promise.all(rest);
+
+    expect(batches).toEqual([[1], [2, 3, 4, 5, 6, 7], [2, 3, 4], [2, 3], [4], [5, 6, 7], [5, 6], [5], [6], [7]]);
+    expect(answers).toEqual([
+      { runIndex: 2, command: 'request:2' },
+      { runIndex: 3, command: 'request:3' },
+      { runIndex: 4, command: 'request:4' },
+      { status: 413, detail: 'The answer to this timing update would be too large' },
+      { runIndex: 6, command: 'request:6' },
+      { runIndex: 7, command: 'request:7' },
+    ]);
+    await bus.close();
   });
 
   test('when one update of a batch is refused, then only that one fails, with its own problem', async () => {

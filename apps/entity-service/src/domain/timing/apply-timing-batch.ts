@@ -7,7 +7,7 @@ import type { ParameterSets } from '../projection';
 import type { RenderedReply } from '../read-cache';
 import { BatchWrites, replyCodec, requestHeaders, type StoreContext } from '../store-context';
 import { checkCaller, timingWrite, type TimingWritten } from './apply-timing-update';
-import type { TimingBatchItem, TimingBatchOutcome } from './timing-batch';
+import { checkReplyFits, type TimingBatchItem, type TimingBatchOutcome } from './timing-batch';
 import { NotInBulk, applyInBulk } from './timing-bulk';
 
 /**
@@ -142,5 +142,6 @@ async function applyFrom(ctx: StoreContext, c: Queryable, items: readonly Timing
       outcomes.push({ ok: false, error });
     }
   }
+  checkReplyFits(outcomes, ctx.maxReplyBytes);
   return { outcomes, publish: await writes.finish(ctx, c) };
 }

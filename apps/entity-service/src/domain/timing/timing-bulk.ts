@@ -11,7 +11,7 @@ import type { ParameterSets } from '../projection';
 import type { RenderedReply } from '../read-cache';
 import { BatchWrites, replyCodec, requestHeaders, type StoreContext } from '../store-context';
 import { checkCaller, timingWrite, type TimingRows } from './apply-timing-update';
-import type { TimingBatchItem, TimingBatchOutcome } from './timing-batch';
+import { checkReplyFits, type TimingBatchItem, type TimingBatchOutcome } from './timing-batch';
 
 /** A batch the bulk path does not cover (apply-timing-batch.ts then applies it update by update). */
 export class NotInBulk extends Error {}
@@ -90,6 +90,7 @@ export async function applyInBulk(ctx: StoreContext, c: Queryable, items: readon
 
   await rows.flush(c);
   if (inbox) await inbox.settleMany(c, replies, released, true);
+  checkReplyFits(outcomes, ctx.maxReplyBytes);
   return { outcomes, publish: await writes.finish(ctx, c) };
 }
 
