@@ -14,6 +14,7 @@ import { ReadCache } from './domain/read-cache';
 import { DEFAULT_RULE_LIMITS, VIEWER_LAYOUT_MAX_LENGTH } from './domain/type-rules';
 import { DEFAULT_MAX_READ_BYTES, DEFAULT_MAX_READ_ENTITIES } from './domain/read-model';
 import { DEFAULT_MAX_COPY_ENTITIES } from './domain/copy-entity';
+import { DEFAULT_MAX_DELETE_ENTITIES } from './domain/delete-entity';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
 
 const EntityServiceConfig = z.object({
@@ -52,6 +53,12 @@ const EntityServiceConfig = z.object({
   ENTITY_READ_MAX_BYTES: intVar(DEFAULT_MAX_READ_BYTES),
   /** Entities one create with CopyAll may copy below its source; more is a 413 naming this variable, before any is read (default 50,000). */
   ENTITY_COPY_MAX_ENTITIES: intVar(DEFAULT_MAX_COPY_ENTITIES),
+  /**
+   * Entities one delete may remove (the entity and everything below it; a collection update's deletes together); more
+   * is a 413 naming this variable, counted before anything is locked or changed (default 50,000: within BUS_TIMEOUT_MS's
+   * default 10 s with room to spare).
+   */
+  ENTITY_DELETE_MAX_ENTITIES: intVar(DEFAULT_MAX_DELETE_ENTITIES),
   /** 0 turns the command inbox off (writes are then not idempotent): for the inbox benchmark only. */
   COMMAND_INBOX: intVar(1, { min: 0, max: 1 }),
   /**
@@ -130,6 +137,7 @@ export const entityService = defineService({
       maxReadEntities: config.ENTITY_READ_MAX_ENTITIES,
       maxReadBytes: config.ENTITY_READ_MAX_BYTES,
       maxCopyEntities: config.ENTITY_COPY_MAX_ENTITIES,
+      maxDeleteEntities: config.ENTITY_DELETE_MAX_ENTITIES,
       maxReplyBytes: config.BUS_MAX_MESSAGE_BYTES,
     });
     const sweep = config.ATTACHMENT_SWEEP_INTERVAL_S

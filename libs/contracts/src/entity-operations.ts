@@ -135,7 +135,7 @@ export function entityOperations(type: EntityTypeDef): Operation[] {
       query: z.object({}),
       response: emptyResponse(204, 'Deleted'),
       ...readOnly,
-      ...(type.readOnly ? { errors: readOnlyErrors } : {}),
+      errors: { 413: 'It would remove more entities, with everything below it, than ENTITY_DELETE_MAX_ENTITIES allows one request', ...(type.readOnly ? readOnlyErrors : {}) },
       target: toBus(ENTITY_COMMANDS.delete, (r) => ({ ...type_, id: r.params['id'] as string })),
       client: [{ name: `delete${S}`, returns: 'null' }],
     }),

@@ -39,8 +39,8 @@ describe('OpenAPI document', () => {
     // A read with a body: the body's errors, and no key reuse (reads record no command).
     expect(responses('/Tyres/Search', 'post')).toEqual(expect.arrayContaining(['413', '415']));
     expect(responses('/Tyres/Search', 'post')).not.toContain('422');
-    // A delete has no body but records its command.
-    expect(responses('/Tyres/{id}', 'delete')).toEqual(['204', '400', '401', '403', '404', '422', '431', '503', '504']);
+    // A delete has no body but records its command, and is refused past ENTITY_DELETE_MAX_ENTITIES (413).
+    expect(responses('/Tyres/{id}', 'delete')).toEqual(['204', '400', '401', '403', '404', '413', '422', '431', '503', '504']);
     expect(responses('/Tyres/{id}', 'get')).not.toEqual(expect.arrayContaining(['413']));
     // A status the operation gives for its own reason keeps that reason first, and the gateway's after it.
     const batch = (generated().paths?.['/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels'] as { post: { responses: Record<string, { description: string }> } }).post.responses;

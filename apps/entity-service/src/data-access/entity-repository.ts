@@ -232,14 +232,15 @@ export const entityRepository = {
   },
 
   /** The entity and everything a delete of it cascades to (children through either parent link): ids and types. */
-  async deletionScope(q: Queryable, accountId: string, rootId: string | readonly string[]): Promise<ScopeEntry[]> {
+  async deletionScope(q: Queryable, accountId: string, rootId: string | readonly string[], atMost?: number): Promise<ScopeEntry[]> {
+    // With `atMost`, the walk stops one entity past it (a LIMIT pulls the recursion only as far as it reads).
     const { rows } = await q.query<ScopeEntry>(
       `WITH RECURSIVE tree AS (
          SELECT id, type FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2
          UNION
          SELECT e.id, e.type FROM entity.entities e JOIN tree t ON e.parent_id = t.id OR e.parent2_id = t.id
-       ) SELECT id::text, type FROM tree`,
-      [typeof rootId === 'string' ? [rootId] : rootId, accountId],
+       ) SELECT id::text, type FROM tree${atMost === undefined ? '' : ' LIMIT $3'}`,
+      [typeof rootId === 'string' ? [rootId] : rootId, accountId, ...(atMost === undefined ? [] : [atMost + 1])],
     );
     return rows;
   },
@@ -249,10 +250,12 @@ export const entityRepository = {
    * Only the rows of that one type are read (not every entity of the account), and only the named keys of each.
    */
   async referringTo(q: Queryable, accountId: string, type: string, names: readonly string[], ids: readonly string[]): Promise<EntityRow[]> {
-    const matches = names.map((_, i) => `(e.parameters->>$${i + 4}) = ANY($3::text[])`).join(' OR ');
+    // Against the ids as a set (a hashed subplan), not `= ANY(array)`, which reads the whole array for every row: 2.5 s
+    // a type for a 210,000-entity subtree.
+    const matches = names.map((_, i) => `(e.parameters->>$${i + 4}) IN (SELECT unnest($3::text[]))`).join(' OR ');
     const { rows } = await q.query<EntityRow>(
       `SELECT ${COLUMNS} FROM entity.entities e
-       WHERE account_id = $1 AND type = $2 AND NOT (id = ANY($3::uuid[])) AND (${matches})
+       WHERE account_id = $1 AND type = $2 AND NOT (id::text IN (SELECT unnest($3::text[]))) AND (${matches})
        FOR UPDATE`,
       [accountId, type, ids, ...names],
     );

@@ -1,5 +1,6 @@
 import { ENTITY_TYPES, entityType, type CallerContext, type EntityChangedEvent } from '@pitwall/contracts';
 import type { Queryable } from '@pitwall/db';
+import { AppError } from '@pitwall/service-kit';
 import { attachedFileRepository } from '../data-access/attached-file-repository';
 import { entityRepository as repo, type ScopeEntry } from '../data-access/entity-repository';
 import { entityChanged } from './entity-events';
@@ -20,7 +21,7 @@ export async function deleteEntity(ctx: StoreContext, caller: CallerContext, typ
     if (!found) throw notFound(type, id);
     await beforeDelete(q, caller.accountId, type, found);
     // References to what goes (a run sheet's DriverId when the driver is deleted) are cleared, not left dangling.
-    const scope = await repo.deletionScope(q, caller.accountId, found.id);
+    const scope = await boundedScope(ctx, q, caller.accountId, found.id, `the ${type.name} ${found.id} with everything below it`);
     const cleared = await clearReferencesTo(q, caller.accountId, scope);
     // The attached files go with their entities (cascade); their blobs go once nothing else refers to them.
     const blobKeys = await attachedFileRepository.blobKeysOf(q, scope.map((s) => s.id));
@@ -28,6 +29,27 @@ export async function deleteEntity(ctx: StoreContext, caller: CallerContext, typ
     return { result: blobKeys, events: [entityChanged('deleted', found, type, []), ...cleared] };
   });
   await ctx.releaseBlobs(released);
+}
+
+/** Entities one delete may remove, the entity itself and everything below it (ENTITY_DELETE_MAX_ENTITIES) when the service is not told otherwise. */
+export const DEFAULT_MAX_DELETE_ENTITIES = 50_000;
+
+/**
+ * What deleting `rootIds` removes (they and everything below them, through both parent links), refused with a 413
+ * naming ENTITY_DELETE_MAX_ENTITIES when it is more than one request may remove: counted as it is walked, before any
+ * row is locked or changed. A delete's cost (its references cleared, the cascade) grows with it, and past the bus's
+ * deadline the transaction would only roll back, every retry again.
+ */
+export async function boundedScope(ctx: Pick<StoreContext, 'maxDeleteEntities'>, q: Queryable, accountId: string, rootIds: string | readonly string[], what: string, setting = ctx.maxDeleteEntities ?? DEFAULT_MAX_DELETE_ENTITIES): Promise<ScopeEntry[]> {
+  // What is left of the bound (a collection update's earlier deletes took the rest), and the setting it came from.
+  const max = Math.max(0, ctx.maxDeleteEntities ?? DEFAULT_MAX_DELETE_ENTITIES);
+  const scope = await repo.deletionScope(q, accountId, rootIds, max);
+  if (scope.length > max)
+    throw new AppError(
+      413,
+      `Deleting ${what} would remove more than ${setting} entities in one request (ENTITY_DELETE_MAX_ENTITIES is ${setting}): delete what is below first, in parts, or raise ENTITY_DELETE_MAX_ENTITIES together with BUS_TIMEOUT_MS. Nothing was deleted`,
+    );
+  return scope;
 }
 
 /**

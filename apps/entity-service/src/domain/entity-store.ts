@@ -20,7 +20,7 @@ import type { StoreContext } from './store-context';
 
 /** What a store may add to its writes: the inbox and the command being handled, a test-only hook. */
 /** The write path's options: the command inbox and deadline, test holds, and the blob store's side of a delete. */
-export type WriteOptions = Pick<StoreContext, 'inbox' | 'currentCommand' | 'beforeCommit' | 'afterCommit' | 'ruleLimits' | 'maxReadEntities' | 'maxReadBytes' | 'maxCopyEntities' | 'maxReplyBytes'> & Partial<Pick<StoreContext, 'releaseBlobs'>>;
+export type WriteOptions = Pick<StoreContext, 'inbox' | 'currentCommand' | 'beforeCommit' | 'afterCommit' | 'ruleLimits' | 'maxReadEntities' | 'maxReadBytes' | 'maxCopyEntities' | 'maxDeleteEntities' | 'maxReplyBytes'> & Partial<Pick<StoreContext, 'releaseBlobs'>>;
 import { updateEntity } from './update-entity';
 
 export type { RenderedReply };

@@ -45,6 +45,8 @@ export interface StoreContext {
   maxReadBytes?: number;
   /** Entities one `CopyAll` may copy (ENTITY_COPY_MAX_ENTITIES; default DEFAULT_MAX_COPY_ENTITIES). */
   maxCopyEntities?: number;
+  /** Entities one delete may remove, the entity and everything below it (ENTITY_DELETE_MAX_ENTITIES; default DEFAULT_MAX_DELETE_ENTITIES). */
+  maxDeleteEntities?: number;
   /** BUS_MAX_MESSAGE_BYTES: the largest reply the bus carries; a timing batch whose reply would be larger commits nothing. */
   maxReplyBytes?: number;
 }

@@ -11,6 +11,7 @@ import { convertUpdates, type ConvertedUpdate, type ParameterSet, type Parameter
 import { checkEventCarEntry, type Parents } from './parents';
 import type { ParameterSets } from './projection';
 import { nextModifiedTime } from './store-context';
+import { boundedScope, DEFAULT_MAX_DELETE_ENTITIES } from './delete-entity';
 import { beforeDelete, beforeWrite, DEFAULT_RULE_LIMITS, rulesOf, type RuleLimits } from './type-rules';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -45,6 +46,8 @@ export async function updateCollection(
   ruleLimits?: RuleLimits,
   /** Where the ids of what the deletes take with them (items and their descendants) are added, for the caller to clear references to them. */
   deleted: ScopeEntry[] = [],
+  /** ENTITY_DELETE_MAX_ENTITIES: what the deletes of one request take with them, at most (`deleted` counted in). */
+  maxDeleteEntities = DEFAULT_MAX_DELETE_ENTITIES,
 ): Promise<EntityChangedEvent[]> {
   const childType = childTypesOf(type).find((t) => collectionNameOf(t).toLowerCase() === name.toLowerCase());
   const path = `CollectionUpdateModels.${name}`;
@@ -65,7 +68,8 @@ export async function updateCollection(
   // What the deletes take with them (the items and their descendants), looked up before any is written: the caller
   // clears references to them once the rows are gone, as a delete of the entity does.
   const deleting = prepared.flatMap((p) => (p.item.Delete && p.item.Id && children.get(p.item.Id.toLowerCase())?.parent_id === owner.id ? [p.item.Id.toLowerCase()] : []));
-  if (deleting.length) appendAll(deleted, await repo.deletionScope(q, accountId, deleting));
+  // Within what the request's earlier collections' deletes left of the bound.
+  if (deleting.length) appendAll(deleted, await boundedScope({ maxDeleteEntities: maxDeleteEntities - deleted.length }, q, accountId, deleting, `${deleting.length} ${name} items`, maxDeleteEntities));
 
   const writes = new CollectionWrites(q, accountId, childType, ruleLimits?.maxCollectionPairs ?? DEFAULT_RULE_LIMITS.maxCollectionPairs);
   const events: EntityChangedEvent[] = [];

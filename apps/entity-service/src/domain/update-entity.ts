@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { AppError, appendAll, type FieldErrors } from '@pitwall/service-kit';
 import type { CallerContext, EntityChangedEvent, EntityJson, UpdateModel } from '@pitwall/contracts';
 import { entityRepository as repo, type ScopeEntry } from '../data-access/entity-repository';
@@ -44,12 +45,18 @@ export async function updateEntity(ctx: StoreContext, caller: CallerContext, typ
     const modifiedAt = nextModifiedTime(row.modified_at);
     const deleted: ScopeEntry[] = [];
     for (const [name, items] of Object.entries(body.CollectionUpdateModels ?? {})) {
-      appendAll(events, await updateCollection(q, caller.accountId, type, row, name, items, sets, modifiedAt, ctx.ruleLimits, deleted));
+      appendAll(events, await updateCollection(q, caller.accountId, type, row, name, items, sets, modifiedAt, ctx.ruleLimits, deleted, ctx.maxDeleteEntities));
     }
     // References to what the collections deleted are cleared, as a delete of the item does: the entity's own here (it
     // is written next), every other one once it is.
     const gone = new Set(deleted.map((d) => d.id));
     for (const [name, value] of Object.entries(parameters)) if (typeof value === 'string' && gone.has(value) && set.get(name)?.type === 'Reference') parameters[name] = null;
+    // An update that changes nothing (no parameter, association or collection item) writes nothing: the entity keeps
+    // its modification time, so another client's LastModifiedTimeMaxAllowedValue still holds, and no event is sent.
+    if (events.length === 0 && deleted.length === 0 && isDeepStrictEqual(parameters, row.parameters) && isDeepStrictEqual(associationParameters, row.association_parameters ?? {})) {
+      const [entity] = await renderRows(q, caller.accountId, [row], parseProjection(type, undefined, sets), sets);
+      return { result: entityReply(entity as EntityJson, row.modified_at), events };
+    }
     await repo.updateParameters(q, row.id, parameters, modifiedAt, associationParameters);
     if (deleted.length) appendAll(events, await clearReferencesTo(q, caller.accountId, deleted));
     const updated = { ...row, parameters, association_parameters: associationParameters, modified_at: modifiedAt };

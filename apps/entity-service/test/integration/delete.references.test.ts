@@ -11,11 +11,11 @@ import { entityTestDatabase } from '../support/count-statements';
 const silent = pino({ level: 'silent' });
 const database = entityTestDatabase();
 
-function storeRecording(): { store: EntityStore; published: EntityChangedEvent[]; settled: () => Promise<void> } {
+function storeRecording(options: { maxDeleteEntities?: number } = {}): { store: EntityStore; published: EntityChangedEvent[]; settled: () => Promise<void> } {
   const published: EntityChangedEvent[] = [];
   const publish: PublishMessage<EntityChangedEvent> = async (_key, event) => void published.push(event);
   const outbox = createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish, logger: silent });
-  return { store: new EntityStore(database.pool, outbox), published, settled: () => outbox.settled() };
+  return { store: new EntityStore(database.pool, outbox, undefined, undefined, options), published, settled: () => outbox.settled() };
 }
 
 const admin = (): CallerContext => ({ accountId: randomUUID(), userId: randomUUID(), role: 'admin' });
@@ -119,8 +119,8 @@ describe('references to deleted entities', () => {
 });
 
 describe('deletes whose scope follows the data', () => {
-  test('when a collection update deletes 7,500 laps with 157,500 entities below them, then it answers and they are gone (the scope is not spread onto the stack)', async () => {
-    const { store, settled } = storeRecording();
+  test('when a collection update deletes 7,500 laps with 157,500 entities below them (ENTITY_DELETE_MAX_ENTITIES raised to allow it), then it answers and they are gone (the scope is not spread onto the stack)', async () => {
+    const { store, settled } = storeRecording({ maxDeleteEntities: 200_000 });
     const caller = admin();
     const { runSheetId } = await runSheetOf(store, caller);
     const { rows } = await database.pool.query<{ id: string }>(
@@ -141,4 +141,38 @@ describe('deletes whose scope follows the data', () => {
     const { rows: left } = await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM entity.entities WHERE account_id = $1 AND type IN ('Laps', 'LapSectors')`, [caller.accountId]);
     expect(left[0]?.n).toBe(0);
   }, 60_000);
+
+  test('when a delete would remove more than ENTITY_DELETE_MAX_ENTITIES entities (the entity and everything below it, both parent links; a collection update\'s deletes), then it is a 413 naming it and nothing of the request is done; at the bound, it goes', async () => {
+    const { store, published, settled } = storeRecording({ maxDeleteEntities: 5 });
+    const caller = admin();
+    const { eventId, runSheetId } = await runSheetOf(store, caller);
+    const laps = [];
+    for (const n of [1, 2, 3]) laps.push(json(await store.create(caller, 'Laps', { runSheetId }, updates({ Name: `Lap ${n}` }))));
+    for (const lap of laps) await store.create(caller, 'LapSectors', { lapId: lap.Id }, updates({ Name: 'S1' }));
+    await settled();
+    published.length = 0;
+    const count = async () => Number((await database.pool.query<{ n: string }>('SELECT count(*) AS n FROM entity.entities WHERE account_id = $1', [caller.accountId])).rows[0]?.n);
+    const before = await count();
+
+    // The run sheet, 3 laps and 3 sectors: 7.
+    await expect(store.delete(caller, 'RunSheets', runSheetId)).rejects.toMatchObject({
+      status: 413,
+      message: `Deleting the RunSheet ${runSheetId} with everything below it would remove more than 5 entities in one request (ENTITY_DELETE_MAX_ENTITIES is 5): delete what is below first, in parts, or raise ENTITY_DELETE_MAX_ENTITIES together with BUS_TIMEOUT_MS. Nothing was deleted`,
+    });
+    // The event: its session, the run sheet below it and the event car (under the car too: the second parent link).
+    await expect(store.delete(caller, 'Events', eventId)).rejects.toMatchObject({ status: 413 });
+    // 3 laps with their sectors (6), with a rename in the same request: neither is done.
+    await expect(
+      store.update(caller, 'RunSheets', runSheetId, { CollectionUpdateModels: { Laps: laps.map((l) => ({ Id: l.Id, Delete: true })) }, ParameterUpdates: [{ Name: 'Name', Value: 'Renamed' }] }),
+    ).rejects.toMatchObject({ status: 413, message: expect.stringMatching(/^Deleting 3 Laps items would remove more than 5 entities in one request \(ENTITY_DELETE_MAX_ENTITIES is 5\)/) });
+    await settled();
+    expect(await count()).toBe(before);
+    expect(published).toEqual([]);
+    expect(json(await store.get(caller, 'RunSheets', runSheetId)).Parameters['Name']).toBe('Run 1');
+
+    // One lap (with its sector) first: then the run sheet, 2 laps and 2 sectors are 5, at the bound.
+    await store.update(caller, 'RunSheets', runSheetId, { CollectionUpdateModels: { Laps: [{ Id: (laps[2] as { Id: string }).Id, Delete: true }] } });
+    await store.delete(caller, 'RunSheets', runSheetId);
+    expect(await count()).toBe(before - 7);
+  });
 });

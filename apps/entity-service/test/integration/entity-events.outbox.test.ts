@@ -98,6 +98,31 @@ describe('entity events through the outbox', () => {
     expect(await pending(caller.accountId)).toBe(0);
   });
 
+  test('when an update changes nothing (no update, the same values in any order), then the entity keeps its modification time, a guarded update with it still goes, and no event is sent; a real change moves it', async () => {
+    const b = broker();
+    const store = new EntityStore(pool, outbox(b.publish));
+    const caller = admin();
+    const created = JSON.parse((await store.create(caller, 'Drivers', {}, { ParameterUpdates: [{ Name: 'Name', Value: 'Ann' }, { Name: 'ShortName', Value: 'ANN' }] })).json.toString('utf8'));
+    await settled();
+    const modifiedAt = async () => (await store.get(caller, 'Drivers', created.Id)).lastModifiedTime;
+    const first = await modifiedAt();
+    b.published.length = 0;
+
+    for (const body of [{}, { ParameterUpdates: [] }, named('Ann'), { ParameterUpdates: [{ Name: 'ShortName', Value: 'ANN' }, { Name: 'Name', Value: 'Ann' }] }]) {
+      const answer = await store.update(caller, 'Drivers', created.Id, body);
+      expect(answer.lastModifiedTime).toBe(first);
+      expect(JSON.parse(answer.json.toString('utf8')).Parameters).toMatchObject({ Name: 'Ann', ShortName: 'ANN' });
+    }
+    await settled();
+    expect(await modifiedAt()).toBe(first);
+    expect(b.of(caller.accountId)).toEqual([]);
+
+    const changed = await store.update(caller, 'Drivers', created.Id, { LastModifiedTimeMaxAllowedValue: first, ParameterUpdates: [{ Name: 'Name', Value: 'Anna' }] });
+    await settled();
+    expect(Date.parse(changed.lastModifiedTime as string)).toBeGreaterThan(Date.parse(first as string));
+    expect(b.of(caller.accountId).map((p) => [p.routingKey, p.event.changedParameters])).toEqual([['entity.Driver.updated', ['Name']]]);
+  });
+
   test('when a write is rejected, then nothing is published and nothing is left to publish', async () => {
     const b = broker();
     const store = new EntityStore(pool, outbox(b.publish));
