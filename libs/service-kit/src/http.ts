@@ -327,8 +327,9 @@ function answerOnSocket(socket: Duplex, error: AppError, headers = '', instance?
   const requestId = randomUUID();
   const body = JSON.stringify(toProblem(error, instance ?? '', requestId));
   socket.end(
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers}Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers}Content-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      // As every other problem answer: never sniffed as another type, never kept by a cache on the way.
+      `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
   closeLingering(socket);
 }
@@ -552,7 +553,7 @@ function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
 function answerUnread(req: IncomingMessage, res: ServerResponse, error: AppError, requestId: string): void {
   const body = JSON.stringify(toProblem(error, instanceOf(req), requestId));
   closeAfterAnswer(req, res);
-  res.writeHead(error.status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId });
+  res.writeHead(error.status, { 'Content-Type': 'application/problem+json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store', 'X-Request-Id': requestId });
   res.end(body);
 }
 

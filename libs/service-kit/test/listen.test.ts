@@ -54,7 +54,7 @@ describe('listen: the HTTP server every service answers on', () => {
     for (const target of ['localhost:22', '/echo']) {
       const answer = parse(await exchange(server.port, `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
       expect(answer.status).toBe(405);
-      expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS', connection: 'close' });
+      expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json; charset=utf-8', allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS', connection: 'close' });
       expect(JSON.parse(answer.body)).toMatchObject({ status: 405, detail: 'CONNECT is not supported: this server is not a proxy', traceId: answer.headers['x-request-id'] });
     }
     // The server still answers.
@@ -65,7 +65,7 @@ describe('listen: the HTTP server every service answers on', () => {
     for (const expectation of ['200-ok', 'x'.repeat(300)]) {
       const answer = parse(await exchange(server.port, `POST /echo?sig=secret HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: ${expectation}\r\n\r\n{}`));
       expect(answer.status).toBe(417);
-      expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', connection: 'close' });
+      expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json; charset=utf-8', connection: 'close' });
       expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       const problem = JSON.parse(answer.body) as Record<string, unknown>;
       expect(problem).toMatchObject({ status: 417, title: 'Expectation Failed', instance: '/echo', traceId: answer.headers['x-request-id'] });
@@ -80,7 +80,7 @@ describe('listen: the HTTP server every service answers on', () => {
   test('when the request line and headers pass the limit, then it is a 431 problem+json with a request id, not a bare status line', async () => {
     const answer = parse(await exchange(server.port, `GET /echo HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`));
     expect(answer.status).toBe(431);
-    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const problem = JSON.parse(answer.body) as Record<string, unknown>;
     expect(problem).toMatchObject({
@@ -95,7 +95,7 @@ describe('listen: the HTTP server every service answers on', () => {
 
   test("when a server keeps Node's header limit (a health port), then the same URL is a 431 problem+json naming Node's limit and the request's path", async () => {
     const answer = parse(await exchange(health.port, `GET /echo?channel=${encodeURIComponent('…'.repeat(16_383))} HTTP/1.1\r\nHost: x\r\n\r\n`));
-    expect([answer.status, answer.headers['content-type']]).toEqual([431, 'application/problem+json']);
+    expect([answer.status, answer.headers['content-type']]).toEqual([431, 'application/problem+json; charset=utf-8']);
     const problem = JSON.parse(answer.body) as { instance: string; detail: string };
     expect(problem.detail).toBe("The request line and headers are longer than this server takes: at most 16 KiB (16,384 bytes) together (Node's limit, set by its --max-http-header-size option); shorten the URL or the headers");
     // The path when the read that passed the limit began with the request line (usual here), else empty: how the
@@ -130,7 +130,7 @@ describe('listen: the HTTP server every service answers on', () => {
   test('when the bytes are not HTTP, then it is a 400 problem+json', async () => {
     const answer = parse(await exchange(server.port, 'HELLO THERE\r\n\r\n'));
     expect(answer.status).toBe(400);
-    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(answer.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(JSON.parse(answer.body)).toMatchObject({ status: 400, detail: expect.stringMatching(/^The request is not valid HTTP\/1\.1/) });
     // No request target was read: the problem's instance is empty (the wire's problem always has one).
     expect(JSON.parse(answer.body)).toHaveProperty('instance', '');
@@ -196,7 +196,7 @@ describe('listen with bodyIdleTimeoutMs: a request body that stops arriving', ()
   test('when a client sends 7 of 100 declared bytes and stops, then it is a 408 problem+json naming BODY_IDLE_TIMEOUT_MS, and the connection closes', async () => {
     const answer = parse(await trickle('POST /json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a": 1', [], 50));
     expect(answer.status).toBe(408);
-    expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', connection: 'close' });
+    expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json; charset=utf-8', connection: 'close' });
     expect(JSON.parse(answer.body)).toMatchObject({ status: 408, detail: expect.stringContaining('BODY_IDLE_TIMEOUT_MS'), traceId: answer.headers['x-request-id'] });
   });
 
@@ -274,7 +274,7 @@ describe('listen with connectionLimits: connections a client holds open', () => 
       const before = handled;
       const refused = parse(await exchange(server.port, 'GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
       expect(refused.status).toBe(status);
-      expect(refused.headers['content-type']).toBe('application/problem+json');
+      expect(refused.headers).toMatchObject({ 'content-type': 'application/problem+json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
       expect(refused.headers['retry-after']).toBe('2');
       expect(JSON.parse(refused.body)).toMatchObject({ status, detail });
       expect(handled).toBe(before);
