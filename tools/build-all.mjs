@@ -2,10 +2,12 @@
 // (tools/typecheck.mjs: one TypeScript program per set of compiler options, not one per project), then every app
 // bundled into dist/apps/<name>/ (tools/build-app.mjs) and the viewer's assets into dist/apps/viewer.
 // `nx run <app>:build` still builds one app alone (its own typecheck target, then its bundle), as docker/Dockerfile does.
-// `--quiet` prints only failures and one "build ok" line.
+// `--quiet` prints only failures and one "build ok" line. A build that passed is recorded (tools/build-fingerprint.mjs),
+// so `npm start` after it does not build again.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleApp } from './build-app.mjs';
+import { forgetBuild, inputFingerprint, recordBuild } from './build-fingerprint.mjs';
 import { buildViewer } from './build-viewer.mjs';
 import { typecheck } from './typecheck.mjs';
 
@@ -14,6 +16,9 @@ export const bundledApps = () => readdirSync('apps').filter((name) => name !== '
 
 const quiet = process.argv.includes('--quiet');
 const started = Date.now();
+// Of the inputs as they are now: an edit during the build builds again next time.
+const fingerprint = inputFingerprint();
+forgetBuild();
 const errors = typecheck();
 if (errors) {
   process.stderr.write(`\nThe build failed: ${errors} type error(s) (above).\n`);
@@ -27,6 +32,7 @@ try {
   process.stderr.write(`\nThe build failed: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 }
+recordBuild(fingerprint);
 const took = (ms) => `${(ms / 1000).toFixed(1)} s`;
 if (quiet) process.stderr.write('build ok\n');
 else process.stdout.write(`typecheck ${took(typechecked - started)}, bundles ${took(Date.now() - typechecked)}: ${apps.join(', ')}, viewer\n`);

@@ -108,7 +108,9 @@ export async function startSimulationStandIn(options: StandInOptions = {}, port 
     if (size > MAX_BODY_BYTES) return send(413, { message: `the body is larger than ${MAX_BODY_BYTES} bytes` });
     let body: Record<string, unknown> = {};
     try {
-      body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
+      const parsed: unknown = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return send(400, { message: 'the body is not a JSON object' });
+      body = parsed as Record<string, unknown>;
     } catch {
       return send(400, { message: 'body is not JSON' });
     }
@@ -151,7 +153,13 @@ export async function startSimulationStandIn(options: StandInOptions = {}, port 
       if (state.options.onStudyCreated) res.once('finish', () => state.options.onStudyCreated?.(study));
       return send(201, { studyId: study.id });
     }
-    const study = id ? state.studies.get(decodeURIComponent(id)) : undefined;
+    let studyId: string | undefined;
+    try {
+      studyId = id === undefined ? undefined : decodeURIComponent(id);
+    } catch {
+      return send(404, { message: 'study not found (its id is not valid percent-encoding)' });
+    }
+    const study = studyId === undefined ? undefined : state.studies.get(studyId);
     if (req.method !== 'GET' || !study) return send(404, { message: `study ${id ?? ''} not found` });
     if (results) return study.polls > 0 || state.options.runningPolls === 0 ? send(200, { results: standInResults(study) }) : send(409, { message: 'the study has not completed' });
     study.polls++;
@@ -163,10 +171,19 @@ export async function startSimulationStandIn(options: StandInOptions = {}, port 
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: String(err) }));
+      // What went wrong stays here: the answer says only that it did.
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'the stand-in failed to answer' }));
+      else res.destroy(err instanceof Error ? err : undefined);
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // A port in use (another start of the demo) rejects, for the caller to say so, instead of an unhandled 'error' event.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.stop = () =>
     new Promise<void>((resolve) => {

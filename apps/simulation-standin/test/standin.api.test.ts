@@ -47,6 +47,18 @@ describe('the stand-in external simulation system', () => {
     expect(standIn.studies.size).toBe(before + 2);
     expect(standIn.studies.get(first.studyId)?.idempotencyKey).toBe('job-1');
   });
+
+  test('when a body is JSON but not an object, or a study id is not valid percent-encoding, then it is a 400 or a 404 saying so, never a 500 echoing the error', async () => {
+    const token = (await call('POST', '/oauth/token', { client_id: 'c', client_secret: 's', username: 'u', password: 'p' })).body['access_token'] as string;
+    for (const path of ['/oauth/token', '/studies']) expect(await call('POST', path, null, token)).toEqual({ status: 400, body: { message: 'the body is not a JSON object' } });
+    expect(await call('POST', '/studies', [1], token)).toEqual({ status: 400, body: { message: 'the body is not a JSON object' } });
+    expect(await call('GET', '/studies/%E0%A4%A', undefined, token)).toEqual({ status: 404, body: { message: 'study not found (its id is not valid percent-encoding)' } });
+  });
+
+  test('when its port is in use, then the start rejects with the listen error (EADDRINUSE), not an unhandled error event', async () => {
+    const port = Number(new URL(standIn.url).port);
+    await expect(startSimulationStandIn({}, port)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
 });
 
 describe('the stand-in: what it keeps, and whose credentials it takes', () => {
@@ -92,4 +104,5 @@ describe('the stand-in: what it keeps, and whose credentials it takes', () => {
       await standIn.stop();
     }
   });
+
 });

@@ -4,7 +4,7 @@ import { InProcessBus, type Bus } from '@pitwall/bus';
 import { MemoryCache, type Cache } from '@pitwall/cache';
 import { startEmbeddedPostgres } from '@pitwall/db';
 import { applyV8Flags, BusSettings, ShutdownSettings } from '@pitwall/service-host';
-import { createLogger, holdInfoLogs, installProcessHandlers, loadConfig, makeDirectorySync, msVar, portVar, POSTGRES_URL, REDIS_URL, SHUTDOWN_CLOSE_MS, urlVar } from '@pitwall/service-kit';
+import { createLogger, holdInfoLogs, installProcessHandlers, listenRefusal, loadConfig, makeDirectorySync, msVar, portVar, POSTGRES_URL, REDIS_URL, SHUTDOWN_CLOSE_MS, urlVar } from '@pitwall/service-kit';
 import { checkSettings, composeStack } from './compose';
 import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
 import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-simulation';
@@ -68,7 +68,8 @@ export async function main(): Promise<void> {
   // The demo's simulation system starts first, so the egress policy allows exactly its host:port (and what the
   // operator's EGRESS_ALLOW adds); it stops after the services, so a job still running keeps its system.
   const standIn = config.SIMULATION_STANDIN_PORT < 0 ? undefined : await startDemoStandIn(config.SIMULATION_STANDIN_PORT).catch((err: unknown) => {
-    logger.warn({ err: err instanceof Error ? err.message : err }, 'the demo external simulation system did not start; the rest runs without it');
+    const refusal = listenRefusal(err, { port: 'SIMULATION_STANDIN_PORT', host: '127.0.0.1' });
+    logger.warn({ err: refusal.message }, 'the demo external simulation system did not start; the rest runs without it');
     return undefined;
   });
 
