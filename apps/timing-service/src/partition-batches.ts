@@ -176,7 +176,9 @@ export class PartitionBatches {
     const outcomes = await this.bus.request<TimingBatchReplyItem[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items }, {
       // The batch's own id makes a lost reply an unknown outcome (504), which each update then reports as its own.
       headers: { commandId: `timing-batch:${batch[0]?.request.headers['commandId'] ?? ''}`, ...(batch[0]?.request.headers.requestId ? { requestId: batch[0].request.headers.requestId } : {}) },
-      ...(deadlines.length ? { deadline: Math.min(...deadlines) } : {}),
+      // Waited for as long as its updates' callers wait (a big update's gets BUS_TIMEOUT_MS_PER_MB more at the gateway),
+      // and a second more for the answer to come back: not the bus's default, which would cut those short.
+      ...(deadlines.length ? { deadline: Math.min(...deadlines), timeoutMs: Math.max(1, Math.min(...deadlines) - Date.now()) + ANSWER_GRACE_MS } : {}),
     });
     return () =>
       batch.forEach((p, i) => {
@@ -187,6 +189,9 @@ export class PartitionBatches {
       });
   }
 }
+
+/** How long after the earliest deadline of its updates a batch's answer is still waited for (it commits before that deadline). */
+const ANSWER_GRACE_MS = 1000;
 
 function stringHeaders(headers: BusRequest['headers']): Record<string, string> {
   const out: Record<string, string> = {};

@@ -17,7 +17,7 @@ const database = entityTestDatabase();
 type Json = { Id: string };
 
 /** An account with a session (3 sectors, 2 speed traps on its track), two cars entered, one not, and two drivers. */
-async function account(options: { maxReplyBytes?: number } = {}) {
+async function account(options: { maxReplyBytes?: number; beforeCommit?: () => Promise<void> } = {}) {
   const published: string[] = [];
   const outbox = createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish: async (key, payload) => void published.push(`${key} ${JSON.stringify(payload)}`), logger: silent });
   const inbox = createInbox({ pool: database.pool, schema: ENTITY_SCHEMA, logger: silent });
@@ -239,6 +239,18 @@ describe('timing batches in bulk', () => {
     const halves = [...(await a.bounded.applyTimingBatch(batch.slice(0, 2))), ...(await a.bounded.applyTimingBatch(batch.slice(2)))];
     expect(halves.map((o) => o.ok)).toEqual([true, true, true, true]);
     expect(await rows()).toBeGreaterThan(before);
+  });
+
+  test("when a batch applied update by update holds a repeat already answered from the inbox whose deadline passes before the commit, then that repeat answers its recorded reply and does not hold the others' commit", async () => {
+    const a = await account({ beforeCommit: () => new Promise((resolve) => setTimeout(resolve, 150)) });
+    const batch = items(a, 'late').slice(0, 3);
+    const first = await a.store.applyTimingBatch([batch[0] as TimingBatchItem]);
+    // The repeat's deadline passes while the batch runs; the repeated command id takes the batch update by update.
+    const late = { ...(batch[0] as TimingBatchItem), deadline: Date.now() + 50 };
+    const outcomes = await a.bounded.applyTimingBatch([late, batch[1] as TimingBatchItem, batch[2] as TimingBatchItem, batch[1] as TimingBatchItem]);
+
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true]);
+    expect(outcomes[0]?.ok && outcomes[0].reply.json.toString('utf8')).toBe(first[0]?.ok && first[0].reply.json.toString('utf8'));
   });
 
   test('when an update of a batch has a value the database refuses, then the batch goes update by update: only that update is refused (400) and the others commit', async () => {

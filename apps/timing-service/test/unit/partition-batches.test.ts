@@ -191,6 +191,22 @@ describe('PartitionBatches', () => {
     await bus.close();
   });
 
+  test("when the updates' callers wait longer than the bus's default timeout (a big update's deadline), then the batch's answer is waited for that long", async () => {
+    const bus = new InProcessBus({ prefix: `t${randomUUID().slice(0, 8)}.`, logger, requestTimeoutMs: 300 });
+    await bus.serve(SERVICES.entity, async (req) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      return ok(req.payload as TimingBatchCommand);
+    });
+    const partitions = new PartitionBatches(bus, { updates: 64 });
+
+    const late = { ...request(1), deadline: Date.now() + 5000 };
+    const reply = await partitions.apply('timing.p4', update(1), late);
+    expect(JSON.parse(reply.json.toString('utf8'))).toEqual({ runIndex: 1, command: 'request:1' });
+    // Without a deadline of its own, the bus's default holds.
+    await expect(partitions.apply('timing.p4', update(2), request(2))).rejects.toMatchObject({ status: 504 });
+    await bus.close();
+  });
+
   test('when one update of a batch is refused, then only that one fails, with its own problem', async () => {
     const { bus } = await entityService(async (batch) =>
       batch.items.map((i) => (i.body.runIndex === 2 ? { ok: false, error: serializeAppError(AppError.badRequest('carId: not entered', { carId: ['the car is not entered in the event'] })) } : ok({ items: [i] })[0])),

@@ -133,7 +133,8 @@ async function applyFrom(ctx: StoreContext, c: Queryable, items: readonly Timing
       const reply = ctx.inbox ? await ctx.inbox.once(c, command, replyCodec as ReplyCodec<RenderedReply>, run) : await run();
       if (savepoint) await timingRows.releaseSavepoint(c);
       outcomes.push({ ok: true, reply });
-      writes.accept(item.caller.accountId, item.deadline, written);
+      // A repeat answered from the inbox wrote nothing: its deadline does not hold the commit (as in bulk).
+      writes.accept(item.caller.accountId, written ? item.deadline : undefined, written);
     } catch (err) {
       // A parent deleted by a concurrent request between the checks and the insert: gone, not a fault.
       const error = (err as { code?: string })?.code === '23503' ? AppError.notFound('An entity this update refers to was deleted while it ran') : toAppError(err);
